@@ -103,7 +103,7 @@ static void printRoute(const ArchModel &model, const std::optional<Route> &route
     os << "no route\n";
     return;
   }
-  os << route->hops.size() << " hops, cost " << route->cost.count() << " cycles\n";
+  os << "hops " << route->hops.size() << ", cost " << route->cost.count() << " cycles\n";
   for (const Hop &hop : route->hops) {
     const Link &link = model.link(hop.link.link);
     os << "    " << model.instanceName(hop.from) << " -> " << model.instanceName(hop.to)
@@ -176,6 +176,8 @@ static int runArch() {
   mlir::DialectRegistry registry;
   ktflow::registerAllDialects(registry);
   mlir::MLIRContext context(registry);
+  // Diagnostics name the construct themselves; a dump of the op adds noise.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   std::string error;

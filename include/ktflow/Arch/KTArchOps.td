@@ -14,6 +14,13 @@ include "ktflow/Arch/KTArchDialect.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 
+// A signless i64 read as a signed value: descriptions write plain integers
+// (`bandwidth = -8`), and the verifiers must see the sign to reject it.
+def KTArch_IntAttr : SignlessIntegerAttrBase<I64, "64-bit integer attribute"> {
+  let returnType = "int64_t";
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
 class KTArch_Op<string mnemonic, list<Trait> traits = []>
     : Op<KTArch_Dialect, mnemonic, traits>;
 
@@ -24,7 +31,7 @@ def KTArch_DeviceOp : KTArch_Op<"device",
     Holds the device's memories, units, groups and links. `clock_mhz` is the
     clock the cycle counts of the description refer to.
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$clock_mhz);
+  let arguments = (ins SymbolNameAttr:$sym_name, KTArch_IntAttr:$clock_mhz);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name `clock_mhz` `=` $clock_mhz attr-dict-with-keyword $body";
   let hasRegionVerifier = 1;
@@ -39,7 +46,7 @@ def KTArch_GroupOp : KTArch_Op<"group",
     private to each instance; what an enclosing scope declares is shared by
     all instances of the group.
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$count);
+  let arguments = (ins SymbolNameAttr:$sym_name, KTArch_IntAttr:$count);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name `count` `=` $count attr-dict-with-keyword $body";
   let hasVerifier = 1;
@@ -56,11 +63,11 @@ def KTArch_MemoryOp : KTArch_Op<"memory", [ParentOneOf<["DeviceOp", "GroupOp"]>]
     by every user.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       I64Attr:$capacity,
-                       DefaultValuedAttr<I64Attr, "0">:$reserved,
-                       I64Attr:$alignment,
+                       KTArch_IntAttr:$capacity,
+                       DefaultValuedAttr<KTArch_IntAttr, "0">:$reserved,
+                       KTArch_IntAttr:$alignment,
                        DefaultValuedAttr<StrArrayAttr, "{}">:$spaces,
-                       OptionalAttr<I64Attr>:$bandwidth);
+                       OptionalAttr<KTArch_IntAttr>:$bandwidth);
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
 }
@@ -115,10 +122,10 @@ def KTArch_LinkOp : KTArch_Op<"link", [ParentOneOf<["DeviceOp", "GroupOp"]>]> {
   let arguments = (ins SymbolNameAttr:$sym_name,
                        FlatSymbolRefAttr:$from,
                        FlatSymbolRefAttr:$to,
-                       I64Attr:$bandwidth,
-                       I64Attr:$latency,
-                       I64Attr:$granule,
-                       OptionalAttr<I64Attr>:$fifo_depth);
+                       KTArch_IntAttr:$bandwidth,
+                       KTArch_IntAttr:$latency,
+                       KTArch_IntAttr:$granule,
+                       OptionalAttr<KTArch_IntAttr>:$fifo_depth);
   let assemblyFormat = "$sym_name `:` $from `->` $to attr-dict";
   let hasVerifier = 1;
 }
