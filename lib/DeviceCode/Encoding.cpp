@@ -252,6 +252,7 @@ void transfer(IO &io, Instruction &inst) {
   case Opcode::Abs:
   case Opcode::Exp:
   case Opcode::Mov:
+  case Opcode::Slide:
     io.u8(inst.vd);
     io.u8(inst.va);
     return;

@@ -81,6 +81,7 @@ static const OpcodeInfo opcodeTable[] = {
     {Opcode::Select, "select", "select"},
     {Opcode::Bcast, "bcast", "copy"},
     {Opcode::Reduce, "reduce", "reduce"},
+    {Opcode::Slide, "slide", "copy"},
 };
 
 static const OpcodeInfo *infoOf(Opcode op) {
@@ -389,6 +390,9 @@ private:
         return fail(at, "has an unknown combiner");
       TRY(reg(at, inst.vd));
       return reg(at, inst.va);
+    case Opcode::Slide:
+      TRY(reg(at, inst.vd));
+      return reg(at, inst.va);
     case Opcode::Loop:
     case Opcode::End:
       return llvm::Error::success();
@@ -579,6 +583,11 @@ void ProgramBuilder::bcast(uint8_t vd, uint8_t va, int64_t lane, Elements count)
 void ProgramBuilder::reduce(Combiner c, uint8_t vd, uint8_t va) {
   Instruction &i = emit(Opcode::Reduce);
   i.combiner = c;
+  i.vd = vd;
+  i.va = va;
+}
+void ProgramBuilder::slide(uint8_t vd, uint8_t va) {
+  Instruction &i = emit(Opcode::Slide);
   i.vd = vd;
   i.va = va;
 }

@@ -131,7 +131,9 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
   default:
     break;
   }
-  if (isBinaryArith(i.op))
+  if (i.op == Opcode::Slide)
+    os << name << " " << reg(i.vd) << ", " << reg(i.va);
+  else if (isBinaryArith(i.op))
     os << name << " " << reg(i.vd) << ", " << reg(i.va) << ", " << reg(i.vb);
   else if (isUnaryArith(i.op))
     os << name << " " << reg(i.vd) << ", " << reg(i.va);

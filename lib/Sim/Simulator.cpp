@@ -235,6 +235,7 @@ private:
   std::unordered_map<uint64_t, unsigned> unitIndex;
   llvm::StringMap<NodeId> nodeCache;
   std::map<std::pair<uint64_t, uint64_t>, Route> routes;
+  std::map<std::pair<uint64_t, uint64_t>, Cycles> signalLatency;
   std::map<std::pair<uint64_t, NodeId>, NodeInstance> nearest;
   std::map<std::pair<LinkId, int64_t>, Reservable> links;
   std::map<uint64_t, Reservable> ports;
@@ -468,8 +469,15 @@ Reservable &Engine::linkResource(const LinkInstance &l) {
   const Link &link = model.link(l.link);
   Reservable r;
   r.name = "@" + link.name;
-  if (model.instanceCount(link.scope) > 1)
-    r.name += "[" + std::to_string(l.index) + "]";
+  if (link.scope != kDeviceGroup) {
+    llvm::SmallVector<GroupId, 4> chain = model.groupChain(link.scope);
+    llvm::SmallVector<int64_t, 4> path = model.instancePath(link.scope, l.index);
+    r.name += "[";
+    for (size_t i = 1; i < chain.size(); ++i)
+      r.name += (i > 1 ? "," : "") + model.group(chain[i]).name + "=" +
+                std::to_string(path[i - 1]);
+    r.name += "]";
+  }
   r.bandwidth = link.bandwidth;
   r.latency = link.latency;
   r.granule = link.granule;
@@ -614,13 +622,20 @@ bool Engine::execute(unsigned unit) {
       // A signal travels the route to the peer; units that only receive
       // data from their peer (a load unit signalling its DMA) use the route
       // the other way.
-      std::optional<Route> r = model.route(u.instance, peer);
-      if (!r)
-        r = model.route(peer, u.instance);
-      if (!r)
-        fail(u, "no route between " + u.name + " and " + model.instanceName(peer));
-      for (const Hop &h : r->hops)
-        latency += model.link(h.link.link).latency;
+      auto key = std::make_pair(flat(u.instance), flat(peer));
+      auto cached = signalLatency.find(key);
+      if (cached != signalLatency.end()) {
+        latency = cached->second;
+      } else {
+        std::optional<Route> r = model.route(u.instance, peer);
+        if (!r)
+          r = model.route(peer, u.instance);
+        if (!r)
+          fail(u, "no route between " + u.name + " and " + model.instanceName(peer));
+        for (const Hop &h : r->hops)
+          latency += model.link(h.link.link).latency;
+        signalLatency[key] = latency;
+      }
     }
     if (target >= 0) {
       Cycles at = options.timing ? std::max(now, u.lastWriteLanded) + latency : now;
@@ -903,6 +918,18 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
       fail(u, "select operands differ in type or element count");
     issuesFor(a.type, a.count);
     out = selectVector(m, a, b, options.computeValues);
+    break;
+  }
+  case Opcode::Slide: {
+    const VectorValue &d = operand(inst.vd), &a = operand(inst.va);
+    if (d.type != a.type)
+      fail(u, "slide operands differ in element type");
+    issuesFor(d.type, d.count);
+    out = d;
+    if (options.computeValues) {
+      std::rotate(out.values.begin(), out.values.begin() + 1, out.values.end());
+      out.values.back() = a.values[0];
+    }
     break;
   }
   case Opcode::Cmp: {

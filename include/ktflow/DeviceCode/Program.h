@@ -118,6 +118,7 @@ enum class Opcode : uint8_t {
   Select = 42, ///< vd, vm, va, vb: vm != 0 ? va : vb.
   Bcast = 43,  ///< vd, va, lane, count: count copies of va[lane].
   Reduce = 44, ///< vd, va, combiner: one element, folded left to right.
+  Slide = 45,  ///< vd, va: vd = vd[1..] followed by va[0] (collects scalars).
 };
 
 enum class CmpPredicate : uint8_t { Lt = 0, Le = 1, Gt = 2, Ge = 3, Eq = 4, Ne = 5 };
@@ -235,6 +236,7 @@ public:
   void select(uint8_t vd, uint8_t vm, uint8_t va, uint8_t vb);
   void bcast(uint8_t vd, uint8_t va, int64_t lane, Elements count);
   void reduce(Combiner c, uint8_t vd, uint8_t va);
+  void slide(uint8_t vd, uint8_t va);
 
   Program &program() { return bundle.programs[index]; }
 
