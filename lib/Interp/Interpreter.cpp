@@ -686,3 +686,54 @@ void Interpreter::printSummary(llvm::raw_ostream &os) const {
          << b.name << " = " << b.value << "\n";
   }
 }
+
+LogicalResult Interpreter::printBuffer(llvm::StringRef name, llvm::raw_ostream &os) const {
+  for (const auto &buffer : state->global.buffers()) {
+    if (buffer->name != name)
+      continue;
+    int64_t n = buffer->numElements();
+    int64_t esize = elementSize(buffer->kind).bytes.count();
+    int64_t row = buffer->shape.empty() ? 1 : std::max<int64_t>(buffer->shape.back(), 1);
+    os << name << " " << kindName(buffer->kind) << formatShape(buffer->shape) << ":\n";
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t *p = buffer->bytes.data() + i * esize;
+      os << (i % row == 0 ? "  " : " ");
+      switch (buffer->kind) {
+      case ElemKind::F16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        os << llvm::format("%g", halfBitsToFloat(h));
+        break;
+      }
+      case ElemKind::BF16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        os << llvm::format("%g", bf16BitsToFloat(h));
+        break;
+      }
+      case ElemKind::F32: {
+        float f;
+        std::memcpy(&f, p, 4);
+        os << llvm::format("%g", f);
+        break;
+      }
+      case ElemKind::F64: {
+        double d;
+        std::memcpy(&d, p, 8);
+        os << llvm::format("%g", d);
+        break;
+      }
+      default: {
+        int64_t v = 0;
+        std::memcpy(&v, p, esize);
+        os << (buffer->kind == ElemKind::I1 ? (v & 1) : wrapInt(buffer->kind, v));
+      }
+      }
+      if (i % row == row - 1)
+        os << "\n";
+    }
+    return success();
+  }
+  emitError(UnknownLoc::get(const_cast<ModuleOp &>(module).getContext())) << "no buffer named '" << name << "'";
+  return failure();
+}
