@@ -641,3 +641,14 @@ func.func @f(%r: !ktdp.runtime_arg<index>) {
   %m = ktdp.runtime_arg_extract size from %r : <index> -> index
   return
 }
+
+// -----
+
+// The result type of an access-tile constructor must be written in full.
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%v: memref<16xf16>, %i: index) {
+  // expected-error @+1 {{expected non-function type}}
+  %t = ktdp.construct_access_tile %v[%i] {access_tile_set = #s, access_tile_order = #id} : memref<16xf16> -> <16xindex>
+  return
+}
