@@ -176,58 +176,59 @@ public:
     return z ^ (z >> 31);
   }
   double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-  double normal() { // Box-Muller
+  double normal() { // Box-Muller; each pair of uniforms gives two samples
+    if (spare) {
+      double v = *spare;
+      spare.reset();
+      return v;
+    }
     double u1 = uniform(), u2 = uniform();
     if (u1 < 1e-300)
       u1 = 1e-300;
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    double r = std::sqrt(-2.0 * std::log(u1));
+    spare = r * std::sin(6.283185307179586 * u2);
+    return r * std::cos(6.283185307179586 * u2);
   }
 
 private:
   uint64_t s;
+  std::optional<double> spare;
 };
 } // namespace
 
 static void fillRandom(Buffer &buffer, Random &rng) {
   int64_t n = buffer.numElements();
-  Tensor t(buffer.kind, {n});
-  for (int64_t i = 0; i < n; ++i) {
-    if (isFloatKind(buffer.kind))
-      t.set(i, Scalar::ofFloat(buffer.kind, rng.normal()));
-    else if (buffer.kind == ElemKind::I1)
-      t.set(i, Scalar::ofInt(buffer.kind, rng.next() & 1));
-    else
-      t.set(i, Scalar::ofInt(buffer.kind, int64_t(rng.next() % 16)));
-  }
-  // Encode through a one-dimensional box store into the buffer bytes.
   int64_t esize = elementSize(buffer.kind).bytes.count();
-  for (int64_t i = 0; i < n; ++i) {
-    uint8_t *p = buffer.bytes.data() + i * esize;
-    Scalar s = t.get(i);
-    switch (buffer.kind) {
-    case ElemKind::F16: {
-      uint16_t h = floatToHalfBits(float(s.f));
-      std::memcpy(p, &h, 2);
-      break;
+  uint8_t *p = buffer.bytes.data();
+  for (int64_t i = 0; i < n; ++i, p += esize) {
+    if (isFloatKind(buffer.kind)) {
+      // Random data only needs to be deterministic, not correctly rounded
+      // from the double sample.
+      double v = rng.normal();
+      switch (buffer.kind) {
+      case ElemKind::F16: {
+        uint16_t h = floatToHalfBits(float(v));
+        std::memcpy(p, &h, 2);
+        break;
+      }
+      case ElemKind::BF16: {
+        uint16_t h = floatToBF16Bits(float(v));
+        std::memcpy(p, &h, 2);
+        break;
+      }
+      case ElemKind::F32: {
+        float f = float(v);
+        std::memcpy(p, &f, 4);
+        break;
+      }
+      default:
+        std::memcpy(p, &v, 8);
+      }
+      continue;
     }
-    case ElemKind::BF16: {
-      uint16_t h = floatToBF16Bits(float(s.f));
-      std::memcpy(p, &h, 2);
-      break;
-    }
-    case ElemKind::F32: {
-      float f = float(s.f);
-      std::memcpy(p, &f, 4);
-      break;
-    }
-    case ElemKind::F64:
-      std::memcpy(p, &s.f, 8);
-      break;
-    default: {
-      int64_t v = buffer.kind == ElemKind::I1 ? (s.i ? 1 : 0) : s.i;
-      std::memcpy(p, &v, esize);
-    }
-    }
+    int64_t v = buffer.kind == ElemKind::I1 ? int64_t(rng.next() & 1)
+                                            : int64_t(rng.next() % 16);
+    std::memcpy(p, &v, esize); // little endian: the low bytes
   }
 }
 
@@ -685,4 +686,55 @@ void Interpreter::printSummary(llvm::raw_ostream &os) const {
       os << "  " << (b.kind == ArgumentBinding::Kind::RuntimeArg ? "runtime arg " : "scalar ")
          << b.name << " = " << b.value << "\n";
   }
+}
+
+LogicalResult Interpreter::printBuffer(llvm::StringRef name, llvm::raw_ostream &os) const {
+  for (const auto &buffer : state->global.buffers()) {
+    if (buffer->name != name)
+      continue;
+    int64_t n = buffer->numElements();
+    int64_t esize = elementSize(buffer->kind).bytes.count();
+    int64_t row = buffer->shape.empty() ? 1 : std::max<int64_t>(buffer->shape.back(), 1);
+    os << name << " " << kindName(buffer->kind) << formatShape(buffer->shape) << ":\n";
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t *p = buffer->bytes.data() + i * esize;
+      os << (i % row == 0 ? "  " : " ");
+      switch (buffer->kind) {
+      case ElemKind::F16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        os << llvm::format("%g", halfBitsToFloat(h));
+        break;
+      }
+      case ElemKind::BF16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        os << llvm::format("%g", bf16BitsToFloat(h));
+        break;
+      }
+      case ElemKind::F32: {
+        float f;
+        std::memcpy(&f, p, 4);
+        os << llvm::format("%g", f);
+        break;
+      }
+      case ElemKind::F64: {
+        double d;
+        std::memcpy(&d, p, 8);
+        os << llvm::format("%g", d);
+        break;
+      }
+      default: {
+        int64_t v = 0;
+        std::memcpy(&v, p, esize);
+        os << (buffer->kind == ElemKind::I1 ? (v & 1) : wrapInt(buffer->kind, v));
+      }
+      }
+      if (i % row == row - 1)
+        os << "\n";
+    }
+    return success();
+  }
+  emitError(UnknownLoc::get(const_cast<ModuleOp &>(module).getContext())) << "no buffer named '" << name << "'";
+  return failure();
 }

@@ -273,7 +273,7 @@ void TileExecutor::runLinalgGeneric(Operation *op) {
     fail("cannot derive the loop bounds of this linalg op");
   SmallVector<int64_t, 4> ranges;
   for (AffineExpr e : shapesToLoops.getResults())
-    ranges.push_back(evaluateAffine(e, allSizes, {}) + 1);
+    ranges.push_back(evaluateAffine(e, allSizes, {}));
   SmallVector<AffineMap, 4> maps = linalgOp.getIndexingMapsArray();
 
   unsigned numInputs = linalgOp.getNumDpsInputs();

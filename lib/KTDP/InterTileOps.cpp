@@ -145,6 +145,10 @@ LogicalResult InterTileProduceOp::verify() {
                          << std::distance(getResult().use_begin(),
                                           getResult().use_end())
                          << " (spec §5.9)";
+  BoundingBox groupsBox = computeBoundingBox(getType().getGroups());
+  if (groupsBox.status == BoundingBox::Status::Unbounded)
+    return emitOpError() << "the tile_future's groups set is unbounded "
+                            "(spec §4.2)";
   // P(g) of distinct groups must be disjoint.
   auto perGroup =
       collectProducers(getType().getGroups(), producers, getTileCount(*this));

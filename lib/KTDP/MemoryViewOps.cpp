@@ -11,10 +11,31 @@
 #include "ktflow/KTDP/KTDPOps.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace ktflow::ktdp;
 using namespace ktflow::ktdp::detail;
+
+/// `sizes: [16, %m]`: the label, a colon and upstream's mixed
+/// static/dynamic index list. A custom directive rather than literals so that
+/// the printer writes no space before the colon, as KTIR programs do.
+ParseResult ktflow::ktdp::detail::parseLabeledIndexList(
+    OpAsmParser &parser, StringRef label,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &values,
+    DenseI64ArrayAttr &integers) {
+  if (parser.parseKeyword(label) || parser.parseColon())
+    return failure();
+  return parseDynamicIndexList(parser, values, integers);
+}
+
+void ktflow::ktdp::detail::printLabeledIndexList(OpAsmPrinter &printer,
+                                                 Operation *op, StringRef label,
+                                                 OperandRange values,
+                                                 ArrayRef<int64_t> integers) {
+  printer << label << ": ";
+  printDynamicIndexList(printer, op, values, integers);
+}
 
 SmallVector<OpFoldResult> ConstructMemoryViewOp::getMixedSizes() {
   Builder builder(getContext());

@@ -28,6 +28,16 @@ mlir::LogicalResult verifyTileShape(mlir::Operation *op, llvm::StringRef setName
                                     AccessTileType resultType,
                                     llvm::StringRef ruleName);
 
+/// Custom directive `custom<LabeledIndexList>("label", $values, $integers)`
+/// of construct_memory_view: `label: [entry, ...]`.
+mlir::ParseResult parseLabeledIndexList(
+    mlir::OpAsmParser &parser, llvm::StringRef label,
+    llvm::SmallVectorImpl<mlir::OpAsmParser::UnresolvedOperand> &values,
+    mlir::DenseI64ArrayAttr &integers);
+void printLabeledIndexList(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                           llvm::StringRef label, mlir::OperandRange values,
+                           llvm::ArrayRef<int64_t> integers);
+
 } // namespace ktflow::ktdp::detail
 
 #endif // KTFLOW_LIB_KTDP_VERIFYUTILS_H

@@ -42,6 +42,9 @@ static cl::opt<int64_t>
 static cl::list<int64_t>
     interpGrid("grid", cl::desc("Grid for a kernel without a 'grid' attribute"),
                cl::CommaSeparated, cl::sub(interpCmd));
+static cl::list<std::string>
+    interpPrint("print", cl::desc("Print a buffer's values after the run"),
+                cl::value_desc("NAME"), cl::sub(interpCmd));
 static cl::opt<bool> interpQuiet("quiet", cl::desc("Do not print the summary"),
                                  cl::sub(interpCmd));
 
@@ -98,6 +101,9 @@ static int runInterp() {
     return 1;
   if (!interpQuiet)
     interpreter.printSummary(llvm::outs());
+  for (const std::string &name : interpPrint)
+    if (mlir::failed(interpreter.printBuffer(name, llvm::outs())))
+      return 1;
   return 0;
 }
 

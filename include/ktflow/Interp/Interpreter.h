@@ -73,6 +73,9 @@ public:
 
   /// Writes every buffer as DIR/NAME.npy.
   mlir::LogicalResult writeBuffers(llvm::StringRef dir);
+  /// Prints a buffer's values, one line per innermost row. Fails when no
+  /// buffer has that name.
+  mlir::LogicalResult printBuffer(llvm::StringRef name, llvm::raw_ostream &os) const;
   /// A short report: grid, buffers (address, shape, source, written).
   void printSummary(llvm::raw_ostream &os) const;
 

@@ -61,8 +61,8 @@ def KTDP_ConstructMemoryViewOp : KTDP_Op<"construct_memory_view",
   );
   let results = (outs AnyMemRef:$result);
   let assemblyFormat = [{
-    $offset `,` `sizes` `:` custom<DynamicIndexList>($sizes, $static_sizes)
-    `,` `strides` `:` custom<DynamicIndexList>($strides, $static_strides)
+    $offset `,` custom<LabeledIndexList>("\"sizes\"", $sizes, $static_sizes)
+    `,` custom<LabeledIndexList>("\"strides\"", $strides, $static_strides)
     attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
