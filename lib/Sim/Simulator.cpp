@@ -117,33 +117,39 @@ struct PendingWrite {
   std::vector<uint8_t> data;
 };
 
-class SimError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
-
 class Engine {
 public:
   Engine(const Bundle &bundle, const ArchModel &model, const SimOptions &options)
       : bundle(bundle), model(model), options(options) {}
 
   SimResult run(const SymbolData &inputs);
+  /// The first problem found; once set, the run stops.
+  std::optional<std::string> error;
 
 private:
   // --- Setup ---------------------------------------------------------------
-  void createUnits();
-  void placeSymbols(const SymbolData &inputs);
+  bool createUnits();
+  bool placeSymbols(const SymbolData &inputs);
+  bool setupError(const llvm::Twine &message) {
+    if (!error)
+      error = message.str();
+    return false;
+  }
 
   // --- Helpers ---------------------------------------------------------------
-  [[noreturn]] void fail(const Unit &u, const llvm::Twine &message) {
-    throw SimError(llvm::formatv("{0} instruction {1} ({2}): {3}", u.name, u.pc,
-                                 opcodeName(u.program->body[u.pc].op), message.str())
-                       .str());
+  /// Records a problem of the running instruction; returns false so that
+  /// callers can `return fail(...)` and stop.
+  bool fail(const Unit &u, const llvm::Twine &message) {
+    if (!error)
+      error = llvm::formatv("{0} instruction {1} ({2}): {3}", u.name, u.pc,
+                            opcodeName(u.program->body[u.pc].op), message.str())
+                  .str();
+    return false;
   }
-  NodeId nodeNamed(const Unit &u, StringRef name);
+  std::optional<NodeId> nodeNamed(const Unit &u, StringRef name);
   int64_t tableValue(const Unit &u, uint32_t column) { return (*u.row)[column]; }
-  NodeInstance select(Unit &u, const NodeRef &ref, bool towards);
-  const Route &routeBetween(Unit &u, NodeInstance from, NodeInstance to);
+  std::optional<NodeInstance> select(Unit &u, const NodeRef &ref, bool towards);
+  const Route *routeBetween(Unit &u, NodeInstance from, NodeInstance to);
   unsigned memoryKey(NodeInstance m) {
     return unsigned(memoryBase.at(m.node) + m.index);
   }
@@ -152,17 +158,26 @@ private:
     NodeInstance memory;
     Bytes address;
   };
-  Place resolve(Unit &u, const Address &a);
-  void checkAccess(Unit &u, const Place &p, Bytes runBytes, llvm::ArrayRef<Bytes> strides,
+  std::optional<Place> resolve(Unit &u, const Address &a);
+  bool checkAccess(Unit &u, const Place &p, Bytes runBytes, llvm::ArrayRef<Bytes> strides,
                    Bytes extent);
   Reservable &linkResource(const LinkInstance &l);
   Reservable *portResource(NodeInstance memory);
   void appendRoute(std::vector<Reservable *> &path, const Route &route);
+  /// Appends the route between two instances; false if there is none.
+  bool appendRouteBetween(Unit &u, std::vector<Reservable *> &path, NodeInstance from,
+                          NodeInstance to) {
+    const Route *route = routeBetween(u, from, to);
+    if (!route)
+      return false;
+    appendRoute(path, *route);
+    return true;
+  }
   /// Reserves `path` for `bytes` starting at `now`; returns when the data
   /// has left the first resource (the issuing unit is free again) and when
   /// its tail arrives at the end of the path.
   std::pair<Cycles, Cycles> reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes);
-  Fifo &fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer);
+  Fifo *fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer);
   int unitAt(NodeInstance instance) {
     auto it = unitIndex.find(flat(instance));
     return it == unitIndex.end() ? -1 : int(it->second);
@@ -256,14 +271,14 @@ private:
 // Setup
 //===----------------------------------------------------------------------===//
 
-void Engine::createUnits() {
+bool Engine::createUnits() {
   for (const Program &p : bundle.programs) {
     std::optional<NodeId> node = model.lookupNode(p.unit);
     if (!node)
-      throw SimError("program for @" + p.unit + ": the architecture '" +
+      return setupError("program for @" + p.unit + ": the architecture '" +
                      model.name().str() + "' has no unit @" + p.unit);
     if (model.node(*node).isMemory())
-      throw SimError("program for @" + p.unit + ": @" + p.unit +
+      return setupError("program for @" + p.unit + ": @" + p.unit +
                      " is a memory, not an execution unit");
     int64_t count = model.nodeInstanceCount(*node);
     std::vector<int64_t> instances = p.instances;
@@ -271,19 +286,19 @@ void Engine::createUnits() {
       for (int64_t i = 0; i < count; ++i)
         instances.push_back(i);
     if (p.tableColumns > 0 && p.table.size() != instances.size())
-      throw SimError(llvm::formatv("program for @{0}: {1} table rows for {2} instances",
+      return setupError(llvm::formatv("program for @{0}: {1} table rows for {2} instances",
                                    p.unit, p.table.size(), instances.size())
                          .str());
     for (size_t k = 0; k < instances.size(); ++k) {
       int64_t i = instances[k];
       if (i >= count)
-        throw SimError(llvm::formatv("program for @{0}: instance {1} does not exist "
+        return setupError(llvm::formatv("program for @{0}: instance {1} does not exist "
                                      "(@{0} has {2})",
                                      p.unit, i, count)
                            .str());
       NodeInstance inst{*node, i};
       if (unitIndex.count(flat(inst)))
-        throw SimError("two programs for " + model.instanceName(inst));
+        return setupError("two programs for " + model.instanceName(inst));
       Unit u;
       u.instance = inst;
       u.name = model.instanceName(inst);
@@ -295,11 +310,11 @@ void Engine::createUnits() {
       units.push_back(std::move(u));
     }
   }
-  // Deterministic unit order: by node, then instance.
+  // Deterministic unit order: by node, then instance (keys are unique).
   std::vector<unsigned> order(units.size());
   for (unsigned i = 0; i < order.size(); ++i)
     order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+  std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
     const NodeInstance &x = units[a].instance, &y = units[b].instance;
     return x.node != y.node ? x.node < y.node : x.index < y.index;
   });
@@ -310,9 +325,10 @@ void Engine::createUnits() {
   unitIndex.clear();
   for (unsigned i = 0; i < units.size(); ++i)
     unitIndex[flat(units[i].instance)] = i;
+  return true;
 }
 
-void Engine::placeSymbols(const SymbolData &inputs) {
+bool Engine::placeSymbols(const SymbolData &inputs) {
   memoryBase.assign(model.nodes().size(), -1);
   int64_t total = 0;
   for (NodeId m : model.memories()) {
@@ -324,13 +340,13 @@ void Engine::placeSymbols(const SymbolData &inputs) {
   if (!global.empty())
     globalMemory = global.front();
   if (!bundle.symbols.empty() && !globalMemory)
-    throw SimError("the architecture has no memory backing the global space");
+    return setupError("the architecture has no memory backing the global space");
   Bytes cursor(0);
   for (const Symbol &s : bundle.symbols) {
     const MemoryInfo &info = model.node(*globalMemory).memory;
     cursor = cursor.alignTo(info.alignment);
     if (cursor + s.size > info.usable())
-      throw SimError(llvm::formatv("symbol ${0} ({1} bytes) does not fit the usable {2} "
+      return setupError(llvm::formatv("symbol ${0} ({1} bytes) does not fit the usable {2} "
                                    "bytes of @{3}",
                                    s.name, s.size.count(), info.usable().count(),
                                    model.node(*globalMemory).name)
@@ -339,7 +355,7 @@ void Engine::placeSymbols(const SymbolData &inputs) {
     auto it = inputs.find(s.name);
     if (it != inputs.end()) {
       if (int64_t(it->second.size()) != s.size.count())
-        throw SimError(llvm::formatv("input for ${0} has {1} bytes, the symbol has {2}",
+        return setupError(llvm::formatv("input for ${0} has {1} bytes, the symbol has {2}",
                                      s.name, it->second.size(), s.size.count())
                            .str());
       if (options.computeValues)
@@ -347,28 +363,35 @@ void Engine::placeSymbols(const SymbolData &inputs) {
     }
     cursor += s.size.alignTo(Bytes(1));
   }
-  for (const auto &[name, data] : inputs)
-    if (llvm::none_of(bundle.symbols, [&](const Symbol &s) { return s.name == name; }))
-      throw SimError("input given for unknown symbol $" + name);
+  for (const auto &input : inputs)
+    if (llvm::none_of(bundle.symbols,
+                      [&](const Symbol &s) { return s.name == input.first; }))
+      return setupError("input given for unknown symbol $" + input.first);
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
 // Resolution of names, instances, routes and addresses
 //===----------------------------------------------------------------------===//
 
-NodeId Engine::nodeNamed(const Unit &u, StringRef name) {
+std::optional<NodeId> Engine::nodeNamed(const Unit &u, StringRef name) {
   auto it = nodeCache.find(name);
   if (it != nodeCache.end())
     return it->second;
   std::optional<NodeId> id = model.lookupNode(name);
-  if (!id)
+  if (!id) {
     fail(u, "the architecture has no node @" + name);
+    return std::nullopt;
+  }
   nodeCache[name] = *id;
   return *id;
 }
 
-NodeInstance Engine::select(Unit &u, const NodeRef &ref, bool towards) {
-  NodeId node = nodeNamed(u, ref.name);
+std::optional<NodeInstance> Engine::select(Unit &u, const NodeRef &ref, bool towards) {
+  std::optional<NodeId> named = nodeNamed(u, ref.name);
+  if (!named)
+    return std::nullopt;
+  NodeId node = *named;
   int64_t count = model.nodeInstanceCount(node);
   switch (ref.instance.kind) {
   case InstanceSelector::Kind::Absolute:
@@ -376,8 +399,10 @@ NodeInstance Engine::select(Unit &u, const NodeRef &ref, bool towards) {
     int64_t index = ref.instance.kind == InstanceSelector::Kind::Absolute
                         ? ref.instance.value
                         : tableValue(u, uint32_t(ref.instance.value));
-    if (index < 0 || index >= count)
+    if (index < 0 || index >= count) {
       fail(u, llvm::formatv("@{0} has no instance {1}", ref.name, index));
+      return std::nullopt;
+    }
     return NodeInstance{node, index};
   }
   case InstanceSelector::Kind::Nearest:
@@ -396,32 +421,41 @@ NodeInstance Engine::select(Unit &u, const NodeRef &ref, bool towards) {
     chosen = to ? std::optional<NodeInstance>(to->dest) : std::nullopt;
   else
     chosen = from ? std::optional<NodeInstance>(from->source) : std::nullopt;
-  if (!chosen)
+  if (!chosen) {
     fail(u, "no route between " + u.name + " and any instance of @" + ref.name);
+    return std::nullopt;
+  }
   nearest[key] = *chosen;
   return *chosen;
 }
 
-const Route &Engine::routeBetween(Unit &u, NodeInstance from, NodeInstance to) {
+const Route *Engine::routeBetween(Unit &u, NodeInstance from, NodeInstance to) {
   auto key = std::make_pair(flat(from), flat(to));
   auto it = routes.find(key);
   if (it != routes.end())
-    return it->second;
+    return &it->second;
   std::optional<Route> r = model.route(from, to);
-  if (!r)
+  if (!r) {
     fail(u, "no route from " + model.instanceName(from) + " to " + model.instanceName(to));
-  return routes.emplace(key, std::move(*r)).first->second;
+    return nullptr;
+  }
+  return &routes.emplace(key, std::move(*r)).first->second;
 }
 
-Engine::Place Engine::resolve(Unit &u, const Address &a) {
+std::optional<Engine::Place> Engine::resolve(Unit &u, const Address &a) {
   Place p;
   if (a.base == Address::Base::Symbol) {
     p.memory = NodeInstance{*globalMemory, 0};
     p.address = result.symbolAddresses[a.symbol];
   } else {
-    p.memory = select(u, a.memory, /*towards=*/true);
-    if (!model.node(p.memory.node).isMemory())
+    std::optional<NodeInstance> memory = select(u, a.memory, /*towards=*/true);
+    if (!memory)
+      return std::nullopt;
+    p.memory = *memory;
+    if (!model.node(p.memory.node).isMemory()) {
       fail(u, "@" + a.memory.name + " is not a memory");
+      return std::nullopt;
+    }
   }
   p.address += a.offset;
   if (a.tableColumn)
@@ -435,30 +469,31 @@ Engine::Place Engine::resolve(Unit &u, const Address &a) {
   return p;
 }
 
-void Engine::checkAccess(Unit &u, const Place &p, Bytes runBytes,
+bool Engine::checkAccess(Unit &u, const Place &p, Bytes runBytes,
                          llvm::ArrayRef<Bytes> strides, Bytes extent) {
   const Node &unitNode = model.node(u.instance.node);
   const Node &memNode = model.node(p.memory.node);
   const AccessRule *rule = unitNode.accessTo(p.memory.node);
   if (!rule)
-    fail(u, "@" + unitNode.name + " has no access rule for memory @" + memNode.name);
+    return fail(u, "@" + unitNode.name + " has no access rule for memory @" + memNode.name);
   if (!rule->allowsSize(runBytes))
-    fail(u, llvm::formatv("@{0} cannot access {1} bytes of @{2} at once (sizes {3}..{4}, "
+    return fail(u, llvm::formatv("@{0} cannot access {1} bytes of @{2} at once (sizes {3}..{4}, "
                           "multiples of {5})",
                           unitNode.name, runBytes.count(), memNode.name,
                           rule->minSize.count(), rule->maxSize.count(),
                           rule->sizeMultiple.count()));
   if (!rule->allowsAddress(p.address))
-    fail(u, llvm::formatv("address {0} of @{1} is not aligned to {2}", p.address.count(),
+    return fail(u, llvm::formatv("address {0} of @{1} is not aligned to {2}", p.address.count(),
                           memNode.name, rule->alignment.count()));
   for (Bytes s : strides)
     if (!rule->allowsAddress(s))
-      fail(u, llvm::formatv("stride {0} in @{1} is not aligned to {2}", s.count(),
+      return fail(u, llvm::formatv("stride {0} in @{1} is not aligned to {2}", s.count(),
                             memNode.name, rule->alignment.count()));
   if (p.address < Bytes(0) || p.address + extent > memNode.memory.capacity)
-    fail(u, llvm::formatv("access [{0}, {1}) is outside @{2} ({3} bytes)",
+    return fail(u, llvm::formatv("access [{0}, {1}) is outside @{2} ({3} bytes)",
                           p.address.count(), (p.address + extent).count(), memNode.name,
                           memNode.memory.capacity.count()));
+  return true;
 }
 
 Reservable &Engine::linkResource(const LinkInstance &l) {
@@ -529,16 +564,20 @@ std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Byt
   return {firstSendEnd.value_or(now), tail};
 }
 
-Fifo &Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer) {
-  const Route &route = routeBetween(u, producer, consumer);
-  if (route.hops.empty() || !model.link(route.hops.back().link.link).isFifo())
+Fifo *Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer) {
+  const Route *route = routeBetween(u, producer, consumer);
+  if (!route)
+    return nullptr;
+  if (route->hops.empty() || !model.link(route->hops.back().link.link).isFifo()) {
     fail(u, "the route from " + model.instanceName(producer) + " to " +
                 model.instanceName(consumer) + " does not end in a FIFO link");
-  const Hop &last = route.hops.back();
+    return nullptr;
+  }
+  const Hop &last = route->hops.back();
   auto key = std::make_tuple(last.link.link, last.link.index, flat(producer), flat(consumer));
   auto it = fifos.find(key);
   if (it != fifos.end())
-    return it->second;
+    return &it->second;
   const Link &link = model.link(last.link.link);
   Fifo f;
   f.linkName = linkResource(last.link).name;
@@ -546,7 +585,7 @@ Fifo &Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer)
   f.granule = link.granule;
   f.producer = unitAt(producer);
   f.consumer = unitAt(consumer);
-  return fifos.emplace(key, std::move(f)).first->second;
+  return &fifos.emplace(key, std::move(f)).first->second;
 }
 
 //===----------------------------------------------------------------------===//
@@ -615,7 +654,10 @@ bool Engine::execute(unsigned unit) {
           -1);
     return false;
   case Opcode::Signal: {
-    NodeInstance peer = select(u, inst.peer, /*towards=*/true);
+    std::optional<NodeInstance> peerOr = select(u, inst.peer, /*towards=*/true);
+    if (!peerOr)
+      return false;
+    NodeInstance peer = *peerOr;
     int target = unitAt(peer);
     Cycles latency(0);
     if (peer != u.instance) {
@@ -631,7 +673,7 @@ bool Engine::execute(unsigned unit) {
         if (!r)
           r = model.route(peer, u.instance);
         if (!r)
-          fail(u, "no route between " + u.name + " and " + model.instanceName(peer));
+          return fail(u, "no route between " + u.name + " and " + model.instanceName(peer));
         for (const Hop &h : r->hops)
           latency += model.link(h.link.link).latency;
         signalLatency[key] = latency;
@@ -645,7 +687,10 @@ bool Engine::execute(unsigned unit) {
     return true;
   }
   case Opcode::Copy: {
-    Place dst = resolve(u, inst.dst), src = resolve(u, inst.src);
+    std::optional<Place> dstOr = resolve(u, inst.dst), srcOr = resolve(u, inst.src);
+    if (!dstOr || !srcOr)
+      return false;
+    Place dst = *dstOr, src = *srcOr;
     llvm::SmallVector<Bytes, 4> srcStrides, dstStrides;
     Bytes srcExtent = inst.bytes, dstExtent = inst.bytes;
     int64_t runs = 1;
@@ -658,15 +703,18 @@ bool Engine::execute(unsigned unit) {
     }
     for (const CopyDim &d : inst.dims)
       if (d.srcStride < Bytes(0) || d.dstStride < Bytes(0))
-        fail(u, "negative strides are not supported");
-    checkAccess(u, src, inst.bytes, srcStrides, srcExtent);
-    checkAccess(u, dst, inst.bytes, dstStrides, dstExtent);
+        return fail(u, "negative strides are not supported");
+    if (!checkAccess(u, src, inst.bytes, srcStrides, srcExtent) ||
+        !checkAccess(u, dst, inst.bytes, dstStrides, dstExtent))
+      return false;
     Bytes total = inst.bytes * runs;
     std::vector<Reservable *> path;
     if (Reservable *p = portResource(src.memory))
       path.push_back(p);
-    appendRoute(path, routeBetween(u, src.memory, u.instance));
-    appendRoute(path, routeBetween(u, u.instance, dst.memory));
+    if (!appendRouteBetween(u, path, src.memory, u.instance))
+      return false;
+    if (!appendRouteBetween(u, path, u.instance, dst.memory))
+      return false;
     if (Reservable *p = portResource(dst.memory))
       path.push_back(p);
     auto [sendEnd, tail] = reserve(path, total);
@@ -701,21 +749,29 @@ bool Engine::execute(unsigned unit) {
   }
   case Opcode::Push:
   case Opcode::Send: {
-    NodeInstance peer = select(u, inst.peer, /*towards=*/true);
-    Fifo &fifo = fifoBetween(u, u.instance, peer);
+    std::optional<NodeInstance> peerOr = select(u, inst.peer, /*towards=*/true);
+    if (!peerOr)
+      return false;
+    NodeInstance peer = *peerOr;
+    Fifo *fifoOr = fifoBetween(u, u.instance, peer);
+    if (!fifoOr)
+      return false;
+    Fifo &fifo = *fifoOr;
     Bytes size = inst.op == Opcode::Push
                      ? inst.bytes
                      : toBytes(Elements(u.regs[inst.va].count), elemTypeSize(u.regs[inst.va].type));
     if (inst.op == Opcode::Send && u.regs[inst.va].count == 0)
-      fail(u, llvm::formatv("register v{0} holds no value", unsigned(inst.va)));
+      return fail(u, llvm::formatv("register v{0} holds no value", unsigned(inst.va)));
     int64_t granules = (size.count() + fifo.granule.count() - 1) / fifo.granule.count();
     if (granules > fifo.depth)
-      fail(u, llvm::formatv("{0} bytes never fit FIFO {1} ({2} granules of {3} bytes)",
+      return fail(u, llvm::formatv("{0} bytes never fit FIFO {1} ({2} granules of {3} bytes)",
                             size.count(), fifo.linkName, fifo.depth, fifo.granule.count()));
     if (fifo.used + granules > fifo.depth) {
       --u.stats.instructions;
       fifo.blockedProducer = int(unit);
-      block(unit, "space in FIFO " + fifo.linkName + " to " + model.instanceName(peer),
+      block(unit,
+            "space in FIFO " + fifo.linkName + " to " + model.instanceName(peer) +
+                (fifo.consumer < 0 ? " (which runs no program)" : ""),
             fifo.consumer);
       return false;
     }
@@ -724,11 +780,14 @@ bool Engine::execute(unsigned unit) {
     m.size = size;
     m.granules = granules;
     if (inst.op == Opcode::Push) {
-      Place src = resolve(u, inst.src);
-      checkAccess(u, src, size, {}, size);
+      std::optional<Place> srcOr = resolve(u, inst.src);
+      if (!srcOr || !checkAccess(u, *srcOr, size, {}, size))
+        return false;
+      Place src = *srcOr;
       if (Reservable *p = portResource(src.memory))
         path.push_back(p);
-      appendRoute(path, routeBetween(u, src.memory, u.instance));
+      if (!appendRouteBetween(u, path, src.memory, u.instance))
+      return false;
       if (options.computeValues) {
         m.data.resize(size.count());
         memoryOf(src.memory).read(src.address, m.data.data(), size);
@@ -737,7 +796,8 @@ bool Engine::execute(unsigned unit) {
       m.data.resize(size.count());
       storeVector(u.regs[inst.va], m.data.data());
     }
-    appendRoute(path, routeBetween(u, u.instance, peer));
+    if (!appendRouteBetween(u, path, u.instance, peer))
+      return false;
     auto [sendEnd, tail] = reserve(path, size);
     m.arrival = tail;
     fifo.used += granules;
@@ -753,11 +813,19 @@ bool Engine::execute(unsigned unit) {
   }
   case Opcode::Pop:
   case Opcode::Recv: {
-    NodeInstance peer = select(u, inst.peer, /*towards=*/false);
-    Fifo &fifo = fifoBetween(u, peer, u.instance);
+    std::optional<NodeInstance> peerOr = select(u, inst.peer, /*towards=*/false);
+    if (!peerOr)
+      return false;
+    NodeInstance peer = *peerOr;
+    Fifo *fifoOr = fifoBetween(u, peer, u.instance);
+    if (!fifoOr)
+      return false;
+    Fifo &fifo = *fifoOr;
     if (fifo.queue.empty() || fifo.queue.front().arrival > now) {
       --u.stats.instructions;
-      block(unit, "data in FIFO " + fifo.linkName + " from " + model.instanceName(peer),
+      block(unit,
+            "data in FIFO " + fifo.linkName + " from " + model.instanceName(peer) +
+                (fifo.producer < 0 ? " (which runs no program)" : ""),
             fifo.producer);
       if (fifo.queue.empty())
         fifo.blockedConsumer = int(unit);
@@ -774,7 +842,7 @@ bool Engine::execute(unsigned unit) {
                          ? inst.bytes
                          : toBytes(Elements(inst.count), elemTypeSize(inst.type));
     if (m.size != expected)
-      fail(u, llvm::formatv("expects {0} bytes from FIFO {1} but the message has {2}",
+      return fail(u, llvm::formatv("expects {0} bytes from FIFO {1} but the message has {2}",
                             expected.count(), fifo.linkName, m.size.count()));
     if (inst.op == Opcode::Recv) {
       VectorValue &v = u.regs[inst.vd];
@@ -785,10 +853,13 @@ bool Engine::execute(unsigned unit) {
       ++u.pc;
       return true;
     }
-    Place dst = resolve(u, inst.dst);
-    checkAccess(u, dst, expected, {}, expected);
+    std::optional<Place> dstOr = resolve(u, inst.dst);
+    if (!dstOr || !checkAccess(u, *dstOr, expected, {}, expected))
+      return false;
+    Place dst = *dstOr;
     std::vector<Reservable *> path;
-    appendRoute(path, routeBetween(u, u.instance, dst.memory));
+    if (!appendRouteBetween(u, path, u.instance, dst.memory))
+      return false;
     if (Reservable *p = portResource(dst.memory))
       path.push_back(p);
     auto [sendEnd, tail] = reserve(path, expected);
@@ -805,13 +876,18 @@ bool Engine::execute(unsigned unit) {
     return false;
   }
   case Opcode::VLoad: {
-    Place src = resolve(u, inst.src);
+    std::optional<Place> srcOr = resolve(u, inst.src);
+    if (!srcOr)
+      return false;
+    Place src = *srcOr;
     Bytes size = toBytes(Elements(inst.count), elemTypeSize(inst.type));
-    checkAccess(u, src, size, {}, size);
+    if (!checkAccess(u, src, size, {}, size))
+      return false;
     std::vector<Reservable *> path;
     if (Reservable *p = portResource(src.memory))
       path.push_back(p);
-    appendRoute(path, routeBetween(u, src.memory, u.instance));
+    if (!appendRouteBetween(u, path, src.memory, u.instance))
+      return false;
     auto [sendEnd, tail] = reserve(path, size);
     VectorValue &v = u.regs[inst.vd];
     v.type = inst.type;
@@ -829,12 +905,17 @@ bool Engine::execute(unsigned unit) {
   case Opcode::VStore: {
     const VectorValue &v = u.regs[inst.va];
     if (v.count == 0)
-      fail(u, llvm::formatv("register v{0} holds no value", unsigned(inst.va)));
-    Place dst = resolve(u, inst.dst);
+      return fail(u, llvm::formatv("register v{0} holds no value", unsigned(inst.va)));
+    std::optional<Place> dstOr = resolve(u, inst.dst);
+    if (!dstOr)
+      return false;
+    Place dst = *dstOr;
     Bytes size = toBytes(Elements(v.count), elemTypeSize(v.type));
-    checkAccess(u, dst, size, {}, size);
+    if (!checkAccess(u, dst, size, {}, size))
+      return false;
     std::vector<Reservable *> path;
-    appendRoute(path, routeBetween(u, u.instance, dst.memory));
+    if (!appendRouteBetween(u, path, u.instance, dst.memory))
+      return false;
     if (Reservable *p = portResource(dst.memory))
       path.push_back(p);
     auto [sendEnd, tail] = reserve(path, size);
@@ -860,71 +941,92 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
   Unit &u = units[unit];
   const Node &node = model.node(u.instance.node);
   if (!node.isCompute())
-    fail(u, "@" + node.name + " is not a compute unit");
+    return fail(u, "@" + node.name + " is not a compute unit");
   StringRef opClass = opClassOf(inst.op, inst.combiner);
   std::optional<Cycles> issue = node.compute.issueCost(opClass);
   if (!issue)
-    fail(u, "@" + node.name + " has no op class '" + opClass.str() + "'");
-  auto lanesOf = [&](ElemType t) -> int64_t {
-    for (const auto &[type, lanes] : node.compute.lanes)
-      if ((t == ElemType::F16 && type.isF16()) || (t == ElemType::BF16 && type.isBF16()) ||
-          (t == ElemType::F32 && type.isF32()))
-        return lanes;
-    fail(u, "@" + node.name + " has no lanes for " + elemTypeName(t).str());
-  };
-  auto operand = [&](uint8_t r) -> const VectorValue & {
+    return fail(u, "@" + node.name + " has no op class '" + opClass.str() + "'");
+  // Every register the instruction reads must hold a value.
+  llvm::SmallVector<uint8_t, 3> reads;
+  switch (inst.op) {
+  case Opcode::VConst:
+    break;
+  case Opcode::Slide:
+    reads = {inst.vd, inst.va};
+    break;
+  case Opcode::Select:
+    reads = {inst.vc, inst.va, inst.vb};
+    break;
+  default:
+    reads = {inst.va};
+    if (isBinaryArith(inst.op) || inst.op == Opcode::Cmp)
+      reads.push_back(inst.vb);
+    break;
+  }
+  for (uint8_t r : reads)
     if (u.regs[r].count == 0)
-      fail(u, llvm::formatv("register v{0} holds no value", unsigned(r)));
-    return u.regs[r];
-  };
+      return fail(u, llvm::formatv("register v{0} holds no value", unsigned(r)));
+  auto operand = [&](uint8_t r) -> const VectorValue & { return u.regs[r]; };
   // The vectors the instruction processes decide the issues it needs.
   int64_t issues = 0;
   auto issuesFor = [&](ElemType t, int64_t count) {
-    int64_t lanes = lanesOf(t);
-    issues = std::max(issues, (count + lanes - 1) / lanes);
+    for (const auto &[type, lanes] : node.compute.lanes)
+      if ((t == ElemType::F16 && type.isF16()) || (t == ElemType::BF16 && type.isBF16()) ||
+          (t == ElemType::F32 && type.isF32())) {
+        issues = std::max(issues, (count + lanes - 1) / lanes);
+        return true;
+      }
+    return fail(u, "@" + node.name + " has no lanes for " + elemTypeName(t).str());
   };
   std::string error;
   VectorValue out;
   switch (inst.op) {
   case Opcode::VConst:
-    issuesFor(inst.type, inst.count);
+    if (!issuesFor(inst.type, inst.count))
+      return false;
     out = splat(inst.type, inst.count, inst.imm, options.computeValues);
     break;
   case Opcode::Cast: {
     const VectorValue &a = operand(inst.va);
-    issuesFor(a.type, a.count);
-    issuesFor(inst.type, a.count);
+    if (!issuesFor(a.type, a.count))
+      return false;
+    if (!issuesFor(inst.type, a.count))
+      return false;
     out = castVector(a, inst.type, options.computeValues);
     break;
   }
   case Opcode::Bcast: {
     const VectorValue &a = operand(inst.va);
     if (inst.lane >= a.count)
-      fail(u, llvm::formatv("lane {0} of a {1}-element register", inst.lane, a.count));
-    issuesFor(a.type, inst.count);
+      return fail(u, llvm::formatv("lane {0} of a {1}-element register", inst.lane, a.count));
+    if (!issuesFor(a.type, inst.count))
+      return false;
     out = splat(a.type, inst.count, options.computeValues ? a.values[inst.lane] : 0,
                 options.computeValues);
     break;
   }
   case Opcode::Reduce: {
     const VectorValue &a = operand(inst.va);
-    issuesFor(a.type, a.count);
+    if (!issuesFor(a.type, a.count))
+      return false;
     out = reduceVector(a, inst.combiner, options.computeValues);
     break;
   }
   case Opcode::Select: {
     const VectorValue &m = operand(inst.vc), &a = operand(inst.va), &b = operand(inst.vb);
     if (!sameShape(m, a) || !sameShape(a, b))
-      fail(u, "select operands differ in type or element count");
-    issuesFor(a.type, a.count);
+      return fail(u, "select operands differ in type or element count");
+    if (!issuesFor(a.type, a.count))
+      return false;
     out = selectVector(m, a, b, options.computeValues);
     break;
   }
   case Opcode::Slide: {
     const VectorValue &d = operand(inst.vd), &a = operand(inst.va);
     if (d.type != a.type)
-      fail(u, "slide operands differ in element type");
-    issuesFor(d.type, d.count);
+      return fail(u, "slide operands differ in element type");
+    if (!issuesFor(d.type, d.count))
+      return false;
     out = d;
     if (options.computeValues) {
       std::rotate(out.values.begin(), out.values.begin() + 1, out.values.end());
@@ -935,8 +1037,9 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
   case Opcode::Cmp: {
     const VectorValue &a = operand(inst.va), &b = operand(inst.vb);
     if (!sameShape(a, b))
-      fail(u, "cmp operands differ in type or element count");
-    issuesFor(a.type, a.count);
+      return fail(u, "cmp operands differ in type or element count");
+    if (!issuesFor(a.type, a.count))
+      return false;
     out = compareVector(inst.predicate, a, b, options.computeValues);
     break;
   }
@@ -944,14 +1047,16 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
     if (isBinaryArith(inst.op)) {
       const VectorValue &a = operand(inst.va), &b = operand(inst.vb);
       if (!sameShape(a, b))
-        fail(u, llvm::formatv("operands v{0} ({1} x {2}) and v{3} ({4} x {5}) differ",
+        return fail(u, llvm::formatv("operands v{0} ({1} x {2}) and v{3} ({4} x {5}) differ",
                               unsigned(inst.va), a.count, elemTypeName(a.type),
                               unsigned(inst.vb), b.count, elemTypeName(b.type)));
-      issuesFor(a.type, a.count);
+      if (!issuesFor(a.type, a.count))
+        return false;
       out = binaryVector(inst.op, a, b, options.computeValues);
     } else {
       const VectorValue &a = operand(inst.va);
-      issuesFor(a.type, a.count);
+      if (!issuesFor(a.type, a.count))
+        return false;
       out = unaryVector(inst.op, a, options.computeValues);
     }
     break;
@@ -1042,8 +1147,8 @@ std::string Engine::deadlockReport() {
 }
 
 SimResult Engine::run(const SymbolData &inputs) {
-  createUnits();
-  placeSymbols(inputs);
+  if (!createUnits() || !placeSymbols(inputs))
+    return {};
   for (unsigned i = 0; i < units.size(); ++i)
     resumeAt(i, Cycles(0));
   while (!events.empty()) {
@@ -1053,6 +1158,8 @@ SimResult Engine::run(const SymbolData &inputs) {
     switch (e.kind) {
     case Event::Resume:
       step(e.unit);
+      if (error)
+        return {};
       break;
     case Event::SemIncrement: {
       Unit &target = units[e.unit];
@@ -1095,9 +1202,8 @@ llvm::Expected<SimResult> sim::simulate(const Bundle &bundle, const ArchModel &m
   if (llvm::Error e = verifyBundle(bundle, "bundle"))
     return std::move(e);
   Engine engine(bundle, model, options);
-  try {
-    return engine.run(inputs);
-  } catch (const SimError &e) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), e.what());
-  }
+  SimResult result = engine.run(inputs);
+  if (engine.error)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), *engine.error);
+  return result;
 }
