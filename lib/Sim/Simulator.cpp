@@ -117,6 +117,8 @@ struct PendingWrite {
   std::vector<uint8_t> data;
 };
 
+constexpr Bytes kMaxStagedBytes(int64_t(1) << 32);
+
 class Engine {
 public:
   Engine(const Bundle &bundle, const ArchModel &model, const SimOptions &options)
@@ -708,6 +710,11 @@ bool Engine::execute(unsigned unit) {
         !checkAccess(u, dst, inst.bytes, dstStrides, dstExtent))
       return false;
     Bytes total = inst.bytes * runs;
+    // The simulator stages a copy's bytes in host memory; a bound keeps a
+    // corrupt descriptor from exhausting it (a host limit, not a device one).
+    if (options.computeValues && total > kMaxStagedBytes)
+      return fail(u, llvm::formatv("copies {0} bytes at once; the simulator stages at most {1}",
+                                   total.count(), kMaxStagedBytes.count()));
     std::vector<Reservable *> path;
     if (Reservable *p = portResource(src.memory))
       path.push_back(p);

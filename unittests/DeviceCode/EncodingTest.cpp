@@ -96,6 +96,26 @@ TEST(EncodingTest, SingleByteCorruptionNeverCrashes) {
   EXPECT_GT(errors, bytes.size());
 }
 
+TEST(EncodingTest, RandomCorruptionNeverCrashes) {
+  std::vector<uint8_t> bytes = encodeBundle(sampleBundle());
+  uint32_t state = 12345; // fixed seed: the same corruptions every run
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::vector<uint8_t> bad = bytes;
+    int changes = 1 + next() % 8;
+    for (int c = 0; c < changes; ++c)
+      bad[next() % bad.size()] = uint8_t(next());
+    if (next() % 4 == 0)
+      bad.resize(next() % bad.size());
+    llvm::Expected<Bundle> r = decodeBundle(bad, "random");
+    if (!r)
+      llvm::consumeError(r.takeError());
+  }
+}
+
 TEST(EncodingTest, ParserReportsLineAndColumn) {
   llvm::Expected<Bundle> r = parseBundleText("ktdc 1\nprogram @vec\n  add v0, v1, v99\n",
                                              "x.kasm");
