@@ -95,6 +95,7 @@ struct Unit {
   Cycles blockedSince;
   std::string blockReason;
   int waitingOn = -1; ///< Unit it waits for (wait-for graph), if known.
+  int waitingSem = -1; ///< Semaphore it waits on, if any.
   Cycles lastWriteLanded;
   UnitStats stats;
 };
@@ -206,8 +207,9 @@ private:
                               t - u.blockedSince});
     resumeAt(unsigned(unit), t);
   }
-  void block(unsigned unit, std::string reason, int waitingOn) {
+  void block(unsigned unit, std::string reason, int waitingOn, int waitingSem = -1) {
     Unit &u = units[unit];
+    u.waitingSem = waitingSem;
     u.state = State::Blocked;
     u.blockedSince = now;
     u.blockReason = std::move(reason);
@@ -653,7 +655,7 @@ bool Engine::execute(unsigned unit) {
           llvm::formatv("semaphore {0} (has {1}, needs {2})", inst.sem, u.sems[inst.sem],
                         inst.count)
               .str(),
-          -1);
+          -1, int(inst.sem));
     return false;
   case Opcode::Signal: {
     std::optional<NodeInstance> peerOr = select(u, inst.peer, /*towards=*/true);
@@ -1095,16 +1097,37 @@ std::string Engine::deadlockReport() {
       targets.push_back(unsigned(u.waitingOn));
       return targets;
     }
+    // The instance a signal of unit `src` reaches, as execution would
+    // resolve it (absent if it cannot be told without running).
+    auto peerOf = [&](const Unit &src, const NodeRef &ref) -> std::optional<NodeInstance> {
+      std::optional<NodeId> id = model.lookupNode(ref.name);
+      if (!id)
+        return std::nullopt;
+      switch (ref.instance.kind) {
+      case InstanceSelector::Kind::Absolute:
+        return NodeInstance{*id, ref.instance.value};
+      case InstanceSelector::Kind::TableColumn:
+        if (!src.row)
+          return std::nullopt;
+        return NodeInstance{*id, (*src.row)[ref.instance.value]};
+      case InstanceSelector::Kind::Nearest:
+        break;
+      }
+      if (std::optional<Route> r = model.routeTo(src.instance, *id))
+        return r->dest;
+      if (std::optional<Route> r = model.routeFrom(*id, src.instance))
+        return r->source;
+      return std::nullopt;
+    };
     for (unsigned j = 0; j < units.size(); ++j) {
       if (units[j].state == State::Done || j == i)
         continue;
       for (size_t pc = 0; pc < units[j].program->body.size(); ++pc) {
         const Instruction &in = units[j].program->body[pc];
-        if (in.op != Opcode::Signal)
+        if (in.op != Opcode::Signal || int(in.sem) != u.waitingSem)
           continue;
-        const NodeRef &p = in.peer;
-        std::optional<NodeId> id = model.lookupNode(p.name);
-        if (id && *id == u.instance.node) {
+        std::optional<NodeInstance> target = peerOf(units[j], in.peer);
+        if (!target || *target == u.instance) {
           targets.push_back(j);
           break;
         }

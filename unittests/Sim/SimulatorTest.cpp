@@ -282,6 +282,33 @@ program @st
       << text;
 }
 
+TEST_F(SimulatorTest, DeadlockCycleFollowsTableSelectedPeers) {
+  auto model = parseArch(deviceText(2, 64, 4));
+  ASSERT_TRUE(model);
+  // SPMD over both cores, crossed: each DMA waits for the load unit of the
+  // other core, which waits for that DMA. The cycle must follow the table.
+  dc::Bundle bundle = assemble(R"(ktdc 1
+program @dma
+table 1
+row 1
+row 0
+  wait 0, 1
+  signal @ld[t0], 0
+program @ld
+table 1
+row 1
+row 0
+  wait 0, 1
+  signal @dma[t0], 0
+)");
+  llvm::Error check = checkDeadlockFree(bundle, *model);
+  ASSERT_TRUE(bool(check));
+  std::string text = llvm::toString(std::move(check));
+  EXPECT_NE(text.find("cycle of waits: @dma[core=0] -> @ld[core=1] -> @dma[core=0]"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(SimulatorTest, NoDeadlockWhenSignalsMatch) {
   auto model = parseArch(deviceText(1, 64, 4));
   ASSERT_TRUE(model);
