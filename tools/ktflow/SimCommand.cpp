@@ -75,6 +75,10 @@ static int runSim() {
   if (!bundle)
     return failWith(llvm::toString(bundle.takeError()));
 
+  if (!bundle->device.empty() && bundle->device != model->name())
+    llvm::errs() << "ktflow sim: warning: " << simInput << " was built for '"
+                 << bundle->device << "', simulating on '" << model->name() << "'\n";
+
   sim::SymbolData inputs;
   for (const std::string &arg : simArgs) {
     auto [nameRef, fileRef] = llvm::StringRef(arg).split('=');
