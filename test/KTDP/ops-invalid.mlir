@@ -652,3 +652,14 @@ func.func @f(%v: memref<16xf16>, %i: index) {
   %t = ktdp.construct_access_tile %v[%i] {access_tile_set = #s, access_tile_order = #id} : memref<16xf16> -> <16xindex>
   return
 }
+
+// -----
+
+// An SSA size that is a known constant must match a static dimension.
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
+func.func @f(%a: index) {
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{size operand of dimension 0 is the constant 8 but the result's dimension is 16 (spec §5.2 rule 3)}}
+  %v = ktdp.construct_memory_view %a, sizes: [%c8], strides: [1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<16xf16>
+  return
+}
