@@ -1,6 +1,7 @@
 //===- InitAll.cpp - register every dialect ktflow reads ------------------===//
 #include "ktflow/InitAll.h"
 
+#include "ktflow/Arch/KTArchDialect.h"
 #include "ktflow/KTDP/KTDPDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -13,7 +14,8 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<ktdp::KTDPDialect, mlir::affine::AffineDialect,
+  registry.insert<ktdp::KTDPDialect, ktarch::KTArchDialect,
+                  mlir::affine::AffineDialect,
                   mlir::arith::ArithDialect, mlir::func::FuncDialect,
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,

@@ -1,0 +1,84 @@
+// IBM Spyre, from the public figures collected in ../shared/docs/spyre.md.
+// Values marked "published" or "measured" come from that page; every value
+// marked "ASSUMED" is not public and was chosen by ktflow, with the reason.
+//
+// Shape: global LPDDR5 -> ring -> per-core DMA -> LX scratchpad (per core,
+// shared by 2 corelets) -> per-corelet load unit -> FIFO -> SFP vector unit or
+// PT matrix unit -> FIFO -> store unit -> LX -> DMA -> ring -> LPDDR5.
+
+// DMA moves whole 128-byte sticks (published granule) in blocks up to
+// 1 MiB (ASSUMED: a single descriptor limit, not published).
+#dma_ddr = #ktarch.access<memory = @ddr, min_size = 128, max_size = 1048576, size_multiple = 128, alignment = 128>
+#dma_lx = #ktarch.access<memory = @lx, min_size = 128, max_size = 1048576, size_multiple = 128, alignment = 128>
+// Load/store units move one stick per access (published stick size; one
+// stick per access is ASSUMED, matching one stick per cycle of compute).
+#stick_lx = #ktarch.access<memory = @lx, min_size = 128, max_size = 128, size_multiple = 128, alignment = 128>
+
+// Clock not published: ASSUMED 1.0 GHz, so 1 cycle = 1 ns and B/cycle = GB/s.
+ktarch.device @spyre clock_mhz = 1000 {
+  // 128 GB LPDDR5 per card, about 112 GB usable after ECC (published); the
+  // 16 GB difference is the reserve (GB read as GiB: ASSUMED).
+  // Port: 150 B/cycle = the measured 150 GB/s for read-only or write-only
+  // streams at the assumed 1 GHz, shared by all cores (measured); reads and
+  // writes share it (ASSUMED: the measured 105 GB/s balanced figure is not
+  // modelled separately).
+  ktarch.memory @ddr {capacity = 137438953472, reserved = 17179869184, alignment = 128,
+                      spaces = ["global"], bandwidth = 150}
+
+  // The on-chip ring, 128 B/cycle per direction (published), is one link
+  // each way shared by all 32 cores: it is declared outside @core. Latency
+  // ASSUMED 100 cycles (ring hops plus DRAM access; not published).
+  ktarch.link @ring_read : @ddr -> @dma {bandwidth = 128, latency = 100, granule = 128}
+  ktarch.link @ring_write : @dma -> @ddr {bandwidth = 128, latency = 100, granule = 128}
+
+  // 32 cores per card (published).
+  ktarch.group @core count = 32 {
+    // LX: 2 MiB per core shared by its two corelets (published). About
+    // 1.55 MiB is usable by a compiler (published): 64 KiB program/debug
+    // plus a backend reserve; 464 KiB reserved leaves 1622016 B = 1.547 MiB.
+    // Port bandwidth ASSUMED 512 B/cycle: enough for both corelets' load
+    // and store streams (4 x 128) so that it is not a limit by itself.
+    ktarch.memory @lx {capacity = 2097152, reserved = 475136, alignment = 128,
+                       spaces = ["ct_local"], bandwidth = 512}
+    ktarch.dma @dma {access = [#dma_ddr, #dma_lx]}
+
+    // A core's DMA path: ASSUMED 64 B/cycle each way, so one core alone is
+    // bound by its DMA path (as measured: "a single core cannot use all of
+    // the bandwidth") while 32 cores are bound by the DDR port. Latency
+    // ASSUMED 4 cycles.
+    ktarch.link @dma_to_lx : @dma -> @lx {bandwidth = 64, latency = 4, granule = 128}
+    ktarch.link @lx_to_dma : @lx -> @dma {bandwidth = 64, latency = 4, granule = 128}
+
+    // 2 corelets per core (published).
+    ktarch.group @corelet count = 2 {
+      ktarch.load_unit @ld {access = [#stick_lx]}
+      // SFP vector unit: one 128-byte stick per cycle, 64 fp16 lanes
+      // (published stick, lanes/cycle the common modelling assumption);
+      // fp8/int8 at 128 lanes (ASSUMED: same stick width). Issue costs
+      // ASSUMED: 1 cycle for simple elementwise ops, 4 for transcendental
+      // and division (software-like sequences on the SFU), 2 for a reduction.
+      ktarch.compute @sfp {lanes = {f16 = 64, f8E4M3FN = 128, i8 = 128},
+                           ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
+                                  neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
+                                  div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,
+                                  erf = 4, pow = 8, reduce = 2}}
+      // PT matrix unit: an 8x8 systolic PE array (published). Lanes = MACs
+      // per PE per issue: 12 for fp16 (ASSUMED, so that 2 corelets x 8 x 8 x
+      // 12 = 1536 MAC/cycle per core matches the datasheet's 1536 MAC/ns at
+      // 1 GHz; the measured sustained figure is 1140), 24 for fp8/int8
+      // (ASSUMED: twice fp16).
+      ktarch.compute @pt {lanes = {f16 = 12, f8E4M3FN = 24, i8 = 24},
+                          ops = {matmul = 1}, matrix = array<i64: 8, 8>}
+      ktarch.store_unit @st {access = [#stick_lx]}
+
+      // Per corelet: LX ports of one stick per cycle (ASSUMED, matching the
+      // compute rate), FIFOs of 4 sticks (ASSUMED), latencies ASSUMED.
+      ktarch.link @lx_to_ld : @lx -> @ld {bandwidth = 128, latency = 2, granule = 128}
+      ktarch.link @ld_to_sfp : @ld -> @sfp {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
+      ktarch.link @ld_to_pt : @ld -> @pt {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
+      ktarch.link @sfp_to_st : @sfp -> @st {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
+      ktarch.link @pt_to_st : @pt -> @st {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
+      ktarch.link @st_to_lx : @st -> @lx {bandwidth = 128, latency = 2, granule = 128}
+    }
+  }
+}

@@ -1,0 +1,91 @@
+//===- ArchLoader.cpp - find, parse and cache architecture descriptions ---===//
+//
+// `--arch NAME` resolves to NAME.mlir in $KTFLOW_ARCH_PATH, then in the
+// shipped arch/ directory (KTFLOW_ARCH_DIR, set by CMake to the source
+// tree); anything that looks like a path is used as is. A description is
+// parsed, verified (which builds and checks the model) and modelled once per
+// canonical path; the model is cached in the ktarch dialect of the context,
+// so it dies with the context whose types and locations it holds.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Arch/ArchModel.h"
+#include "ktflow/Arch/KTArchDialect.h"
+#include "ktflow/Arch/KTArchOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+
+#ifndef KTFLOW_ARCH_DIR
+#error "KTFLOW_ARCH_DIR must name the shipped arch/ directory"
+#endif
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::arch;
+
+StringRef ArchModel::shippedDescriptionDir() { return KTFLOW_ARCH_DIR; }
+
+std::optional<std::string> ArchModel::resolveDescription(StringRef nameOrPath) {
+  if (nameOrPath.contains('/') || nameOrPath.ends_with(".mlir")) {
+    if (llvm::sys::fs::is_regular_file(nameOrPath))
+      return nameOrPath.str();
+    return std::nullopt;
+  }
+  SmallVector<std::string, 2> dirs;
+  if (const char *env = std::getenv("KTFLOW_ARCH_PATH"); env && *env)
+    dirs.push_back(env);
+  dirs.push_back(shippedDescriptionDir().str());
+  for (const std::string &dir : dirs) {
+    SmallString<256> candidate(dir);
+    llvm::sys::path::append(candidate, nameOrPath + ".mlir");
+    if (llvm::sys::fs::is_regular_file(candidate))
+      return std::string(candidate);
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<const ArchModel>
+ArchModel::load(MLIRContext &context, StringRef nameOrPath, std::string &error) {
+  std::optional<std::string> path = resolveDescription(nameOrPath);
+  if (!path) {
+    error = "no architecture description '" + nameOrPath.str() +
+            "' (not a file; names are looked up as NAME.mlir in "
+            "$KTFLOW_ARCH_PATH and " + shippedDescriptionDir().str() + ")";
+    return nullptr;
+  }
+  SmallString<256> canonical;
+  if (llvm::sys::fs::real_path(*path, canonical))
+    canonical = *path;
+
+  auto *dialect = context.getOrLoadDialect<ktarch::KTArchDialect>();
+  auto &cache = dialect->modelCache();
+  if (auto it = cache.find(canonical); it != cache.end())
+    return it->second;
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(*path, &context);
+  if (!module)
+    return nullptr; // The parser and verifier reported why.
+  ktarch::DeviceOp device;
+  for (auto candidate : module->getOps<ktarch::DeviceOp>()) {
+    if (device) {
+      candidate.emitError("a description file holds one ktarch.device; @")
+          << device.getSymName() << " is already defined";
+      return nullptr;
+    }
+    device = candidate;
+  }
+  if (!device) {
+    module->emitError("no ktarch.device in ") << *path;
+    return nullptr;
+  }
+  std::shared_ptr<const ArchModel> model = ArchModel::build(device);
+  if (!model)
+    return nullptr;
+  cache[canonical] = model;
+  return model;
+}
