@@ -179,9 +179,20 @@ BoundingBox ktflow::ktdp::computeBoundingBox(IntegerSet set,
       box.unboundedDim = dim;
       return box;
     }
+    // Bounds beyond +-2^61 cannot be coordinates (and would overflow the
+    // search below); treat them as unbounded.
+    const DynamicAPInt limit(int64_t(1) << 61);
+    if (*minOpt < -limit || *maxOpt > limit) {
+      box.status = BoundingBox::Status::Unbounded;
+      box.unboundedDim = dim;
+      return box;
+    }
     int64_t lo = int64_t(*minOpt), hi = int64_t(*maxOpt);
-    // Tighten the lower end: smallest v in [lo, hi] with a point <= v.
+    // Tighten the lower end: smallest v in [lo, hi] with a point <= v. The
+    // rational bound is usually exact (boxes), so try it first.
     int64_t a = lo, b = hi;
+    if (hasPointBeyond(poly, dim, lo, /*atLeast=*/false))
+      b = lo;
     while (a < b) {
       int64_t mid = a + (b - a) / 2;
       if (hasPointBeyond(poly, dim, mid, /*atLeast=*/false))
@@ -193,6 +204,8 @@ BoundingBox ktflow::ktdp::computeBoundingBox(IntegerSet set,
     // Tighten the upper end: largest v in [lower, hi] with a point >= v.
     a = box.lower[dim];
     b = hi;
+    if (hasPointBeyond(poly, dim, hi, /*atLeast=*/true))
+      a = hi;
     while (a < b) {
       int64_t mid = a + (b - a + 1) / 2;
       if (hasPointBeyond(poly, dim, mid, /*atLeast=*/true))
@@ -265,4 +278,35 @@ ktflow::ktdp::forEachPoint(IntegerSet set, ArrayRef<int64_t> symbols,
       return success();
     ++point[d];
   }
+}
+
+LogicalResult ktflow::ktdp::forEachTilePoint(
+    IntegerSet set, ArrayRef<unsigned> perm, ArrayRef<int64_t> symbols,
+    function_ref<bool(ArrayRef<int64_t>, ArrayRef<int64_t>)> fn) {
+  unsigned n = set.getNumDims();
+  if (perm.size() != n)
+    return failure();
+  // Q = order(S): rename set dimension perm[i] to i, then enumerate Q in its
+  // own lexicographic order.
+  SmallVector<AffineExpr> dimRepl(n);
+  for (unsigned i = 0; i < n; ++i)
+    dimRepl[perm[i]] = getAffineDimExpr(i, set.getContext());
+  SmallVector<AffineExpr> symRepl;
+  for (unsigned i = 0; i < set.getNumSymbols(); ++i)
+    symRepl.push_back(getAffineSymbolExpr(i, set.getContext()));
+  IntegerSet ordered =
+      set.replaceDimsAndSymbols(dimRepl, symRepl, n, set.getNumSymbols());
+  BoundingBox box = computeBoundingBox(ordered, symbols);
+  if (box.status == BoundingBox::Status::Empty)
+    return success();
+  if (!box.isBounded())
+    return failure();
+  SmallVector<int64_t> point(n), position(n);
+  return forEachPoint(ordered, symbols, [&](ArrayRef<int64_t> q) {
+    for (unsigned i = 0; i < n; ++i) {
+      point[perm[i]] = q[i];
+      position[i] = q[i] - box.lower[i];
+    }
+    return fn(point, position);
+  });
 }

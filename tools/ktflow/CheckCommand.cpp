@@ -32,6 +32,9 @@ static int runCheck() {
   mlir::DialectRegistry registry;
   ktflow::registerAllDialects(registry);
   mlir::MLIRContext context(registry);
+  // The diagnostic's own location and text say what is wrong; the generic
+  // dump of the offending op would only repeat it.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   std::string error;

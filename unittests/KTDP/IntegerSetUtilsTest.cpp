@@ -132,3 +132,24 @@ TEST_F(IntegerSetUtilsTest, MembershipWithSymbols) {
   EXPECT_EQ(bound.getNumSymbols(), 0u);
   EXPECT_EQ(computeBoundingBox(bound).lower[0], 2);
 }
+
+// With the transposing order the points come column by column and land at
+// the transposed position.
+TEST_F(IntegerSetUtilsTest, TilePointsFollowTheOrder) {
+  IntegerSet s = set("affine_set<(d0, d1) : (d0 - 1 >= 0, -d0 + 2 >= 0, "
+                     "d1 >= 0, -d1 + 2 >= 0)>");
+  SmallVector<SmallVector<int64_t>> points, positions;
+  ASSERT_TRUE(succeeded(forEachTilePoint(
+      s, {1, 0}, {}, [&](ArrayRef<int64_t> p, ArrayRef<int64_t> pos) {
+        points.emplace_back(p.begin(), p.end());
+        positions.emplace_back(pos.begin(), pos.end());
+        return true;
+      })));
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[0], (SmallVector<int64_t>{1, 0}));
+  EXPECT_EQ(points[1], (SmallVector<int64_t>{2, 0}));
+  EXPECT_EQ(points[2], (SmallVector<int64_t>{1, 1}));
+  EXPECT_EQ(positions[0], (SmallVector<int64_t>{0, 0}));
+  EXPECT_EQ(positions[1], (SmallVector<int64_t>{0, 1}));
+  EXPECT_EQ(positions[5], (SmallVector<int64_t>{2, 1}));
+}
