@@ -23,6 +23,8 @@ using namespace ktflow;
 using namespace ktflow::interp;
 
 static int64_t floorDiv(int64_t a, int64_t b) {
+  if (b == -1)
+    return int64_t(0 - uint64_t(a)); // avoids the INT64_MIN / -1 trap
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
@@ -55,7 +57,7 @@ int64_t interp::evaluateAffine(AffineExpr expr, llvm::ArrayRef<int64_t> dims,
   case AffineExprKind::CeilDiv:
     return r == 0 ? 0 : ceilDiv(l, r);
   case AffineExprKind::Mod: {
-    if (r == 0)
+    if (r == 0 || r == -1 || r == 1)
       return 0;
     int64_t m = l % r;
     return m < 0 ? m + (r < 0 ? -r : r) : m;

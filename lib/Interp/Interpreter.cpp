@@ -114,7 +114,7 @@ public:
         return *a - *b;
       if (isa<arith::MulIOp>(def))
         return *a * *b;
-      if (*b == 0)
+      if (*b == 0 || *b == -1)
         return std::nullopt;
       if (isa<arith::RemUIOp, arith::RemSIOp>(def))
         return *a % *b;
@@ -476,6 +476,10 @@ LogicalResult Interpreter::bindArguments(func::FuncOp kernel) {
     }
     int64_t esize = elementSize(kind).bytes.count();
     int64_t elements = (end - start + esize - 1) / esize;
+    if (start < 0 || elements > (int64_t(1) << 34) / esize)
+      return kernel.emitError("a view at constant element address ")
+             << start / esize << " needs " << elements
+             << " elements; the interpreter allocates at most 16 GiB per buffer";
     std::string name = "addr" + std::to_string(start / esize);
     Buffer &buffer = state->global.allocateAt(name, kind, {elements}, Bytes(start),
                                               Bytes(elements * esize));
@@ -571,6 +575,10 @@ LogicalResult Interpreter::bindArguments(func::FuncOp kernel) {
     int64_t count = 1;
     for (int64_t d : shape)
       count *= d;
+    if (count < 0 || count > (int64_t(1) << 34) / esize)
+      return emitError(plan.firstView->getLoc())
+             << "buffer '" << b.name << "' would need " << count << " elements of "
+             << kindName(kind) << "; the interpreter allocates at most 16 GiB per buffer";
     Buffer &buffer = state->global.allocate(b.name, kind, shape, Bytes(count * esize));
     if (array) {
       buffer.bytes = std::move(array->data);
@@ -625,6 +633,8 @@ LogicalResult Interpreter::run() {
   // 3. Arguments.
   if (failed(bindArguments(kernel)))
     return failure();
+  if (options.checkRaces)
+    state->global.enableRaceChecks();
 
   // 4. Tiles, one after another by linear id (x fastest); cooperatively when
   // inter-tile ops make tiles wait for each other.
@@ -639,6 +649,12 @@ LogicalResult Interpreter::run() {
       tile.run(entry, args);
     } catch (const InterpError &error) {
       return TileFailure{linear, tile.currentOp(), error.message};
+    } catch (const std::bad_alloc &) {
+      return TileFailure{linear, tile.currentOp(),
+                         "out of host memory while interpreting this op"};
+    } catch (const std::exception &error) {
+      return TileFailure{linear, tile.currentOp(),
+                         std::string("internal interpreter error: ") + error.what()};
     }
     return std::nullopt;
   };

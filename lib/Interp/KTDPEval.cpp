@@ -279,8 +279,13 @@ bool TileExecutor::execKTDP(Operation *op) {
       if (!type.isDynamicDim(i) && type.getDimSize(i) != tile->shape[i])
         fail("load result shape " + formatShape(type.getShape()) +
              " does not match the access tile's shape " + formatShape(tile->shape));
+    ElemKind kind = elemKindOf(type);
+    ElemKind baseKind = tile->view ? tile->view->kind : tile->tensorBase->kind();
+    if (kind != baseKind)
+      fail(llvm::Twine("load result element type ") + kindName(kind) +
+           " differs from the base's " + kindName(baseKind));
     MemoryContext mem{launch.global, launch.pads, tileId};
-    set(load.getResult(), loadTile(*tile, elemKindOf(type), mem));
+    set(load.getResult(), loadTile(*tile, kind, mem));
     return true;
   }
 

@@ -68,3 +68,33 @@ uint8_t *Scratchpads::access(int64_t tile, Bytes addr, Bytes size) {
     pad.assign(capacityBytes.count(), 0);
   return pad.data() + addr.count();
 }
+
+void GlobalMemory::enableRaceChecks() {
+  raceChecks = true;
+  for (auto &b : all) {
+    b->writer.assign(b->bytes.size(), -1);
+    b->reader.assign(b->bytes.size(), -1);
+  }
+}
+
+std::string Buffer::noteAccess(int64_t offset, int64_t size, bool isWrite,
+                               int64_t tile) {
+  for (int64_t i = offset; i < offset + size; ++i) {
+    int32_t w = writer[i], r = reader[i];
+    std::string other;
+    if (w >= 0 && w != tile)
+      other = "tile " + std::to_string(w) + " wrote";
+    else if (isWrite && r >= 0 && r != tile)
+      other = "tile " + std::to_string(r) + " read";
+    if (!other.empty())
+      return "cross-tile conflict: tile " + std::to_string(tile) +
+             (isWrite ? " writes" : " reads") + " byte " +
+             std::to_string((base + Bytes(i)).count()) + " of buffer '" + name +
+             "', which " + other + " (a data race, ktir.md §2.4)";
+    if (isWrite)
+      writer[i] = int32_t(tile);
+    else
+      reader[i] = int32_t(tile);
+  }
+  return "";
+}

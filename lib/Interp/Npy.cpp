@@ -133,13 +133,18 @@ llvm::Expected<NpyArray> interp::parseNpy(llvm::ArrayRef<uint8_t> bytes,
     return npyError(name, "unsupported dtype '" + array.dtype + "'");
   if (elemBytes == 0)
     return npyError(name, "unsupported dtype '" + array.dtype + "'");
-  int64_t count = 1;
-  for (int64_t v : array.shape)
-    count *= v;
   size_t dataStart = headerStart + headerLen;
-  size_t need = size_t(count) * elemBytes;
-  if (bytes.size() - dataStart < need)
-    return npyError(name, "file holds " + llvm::Twine(bytes.size() - dataStart) +
+  size_t available = bytes.size() - dataStart;
+  size_t count = 1;
+  for (int64_t v : array.shape) {
+    if (v != 0 && count > available / size_t(v))
+      return npyError(name, "shape " + formatShape(array.shape) +
+                                " needs more data than the file holds");
+    count *= size_t(v);
+  }
+  size_t need = count * elemBytes;
+  if (count > available / elemBytes || available < need)
+    return npyError(name, "file holds " + llvm::Twine(available) +
                               " data bytes, shape and dtype need " + llvm::Twine(need));
   array.data.assign(bytes.begin() + dataStart, bytes.begin() + dataStart + need);
   return array;

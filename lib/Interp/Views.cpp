@@ -237,6 +237,18 @@ static Resolved resolveRange(const MemoryView &view, Elements first,
   return {};
 }
 
+/// Race bookkeeping for `n` elements of `esize` bytes, `stride` bytes
+/// apart, starting at `p` inside `buffer`.
+static void noteRun(Buffer &buffer, const uint8_t *p, int64_t stride, int64_t n,
+                    int64_t esize, bool isWrite, int64_t tile) {
+  int64_t offset = p - buffer.bytes.data();
+  for (int64_t i = 0; i < n; ++i, offset += stride) {
+    std::string conflict = buffer.noteAccess(offset, esize, isWrite, tile);
+    if (!conflict.empty())
+      throw InterpError{conflict};
+  }
+}
+
 bool interp::readElement(const View &view, llvm::ArrayRef<int64_t> coord,
                          MemoryContext &mem, Scalar &out) {
   const MemoryView *part = view.resolve(coord);
@@ -365,6 +377,9 @@ TensorPtr interp::loadTile(const AccessTile &tile, ElemKind kind,
     Resolved r = resolveRange(*v, first, last, mem, tile.boxLo);
     int64_t esize = elementSize(v->kind).bytes.count();
     forEachRun(tile, *v, [&](int64_t pos, int64_t e, int64_t n, int64_t s) {
+      if (r.buffer && mem.global.checksRaces())
+        noteRun(*r.buffer, r.ptr + (e - first.count()) * esize, s * esize, n, esize,
+                false, mem.tile);
       decodeRun(kind, r.ptr + (e - first.count()) * esize, s * esize, n, *out, pos);
     });
     return out;
@@ -376,6 +391,9 @@ TensorPtr interp::loadTile(const AccessTile &tile, ElemKind kind,
       return; // masked: stays 0
     Elements idx = part->elementIndex(c);
     Resolved r = resolveRange(*part, idx, idx, mem, c);
+    if (r.buffer && mem.global.checksRaces())
+      noteRun(*r.buffer, r.ptr, 0, 1, elementSize(part->kind).bytes.count(), false,
+              mem.tile);
     decodeRun(kind, r.ptr, 0, 1, *out, pos);
   });
   return out;
@@ -397,6 +415,9 @@ void interp::storeTile(const AccessTile &tile, const Tensor &data,
       r.buffer->written = true;
     int64_t esize = elementSize(v->kind).bytes.count();
     forEachRun(tile, *v, [&](int64_t pos, int64_t e, int64_t n, int64_t s) {
+      if (r.buffer && mem.global.checksRaces())
+        noteRun(*r.buffer, r.ptr + (e - first.count()) * esize, s * esize, n, esize,
+                true, mem.tile);
       encodeRun(kind, data, pos, n, r.ptr + (e - first.count()) * esize, s * esize);
     });
     return;
@@ -410,6 +431,9 @@ void interp::storeTile(const AccessTile &tile, const Tensor &data,
     Resolved r = resolveRange(*part, idx, idx, mem, c);
     if (r.buffer)
       r.buffer->written = true;
+    if (r.buffer && mem.global.checksRaces())
+      noteRun(*r.buffer, r.ptr, 0, 1, elementSize(part->kind).bytes.count(), true,
+              mem.tile);
     encodeRun(kind, data, pos, 1, r.ptr, 0);
   });
 }

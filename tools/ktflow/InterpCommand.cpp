@@ -45,6 +45,10 @@ static cl::list<int64_t>
 static cl::list<std::string>
     interpPrint("print", cl::desc("Print a buffer's values after the run"),
                 cl::value_desc("NAME"), cl::sub(interpCmd));
+static cl::opt<bool>
+    interpCheckRaces("check-races",
+                     cl::desc("Report global bytes touched by two tiles when one writes"),
+                     cl::sub(interpCmd));
 static cl::opt<bool> interpQuiet("quiet", cl::desc("Do not print the summary"),
                                  cl::sub(interpCmd));
 
@@ -85,6 +89,7 @@ static int runInterp() {
   options.funcName = interpFunc;
   options.args.assign(interpArgs.begin(), interpArgs.end());
   options.seed = interpSeed;
+  options.checkRaces = interpCheckRaces;
   if (interpScratchpad <= 0) {
     llvm::errs() << "ktflow interp: --scratchpad-bytes must be positive\n";
     return 1;

@@ -41,6 +41,8 @@ struct InterpOptions {
   uint64_t seed = 0;
   /// Capacity of each tile's scratchpad.
   Bytes scratchpadCapacity = Bytes(2 << 20);
+  /// Report reads and writes of the same global bytes by different tiles.
+  bool checkRaces = false;
   /// Grid used when the kernel has no `grid` attribute.
   std::optional<std::vector<int64_t>> grid;
 };

@@ -29,6 +29,13 @@ struct Buffer {
   std::vector<uint8_t> bytes;
   /// Set when any store wrote into the buffer.
   bool written = false;
+  /// Race checking (empty unless enabled): per byte, the tile that last
+  /// wrote it and a tile that read it (-1: none).
+  std::vector<int32_t> writer, reader;
+
+  /// Records an access by `tile` to bytes [offset, offset + size) of this
+  /// buffer; returns a description of the first cross-tile conflict, or "".
+  std::string noteAccess(int64_t offset, int64_t size, bool isWrite, int64_t tile);
 
   Bytes size() const { return Bytes(int64_t(bytes.size())); }
   Bytes end() const { return base + size(); }
@@ -52,10 +59,14 @@ public:
   /// The buffer holding all of [addr, addr + size), or null.
   Buffer *find(Bytes addr, Bytes size);
   std::vector<std::unique_ptr<Buffer>> &buffers() { return all; }
+  /// Starts tracking which tile reads and writes each byte.
+  void enableRaceChecks();
+  bool checksRaces() const { return raceChecks; }
 
 private:
   std::vector<std::unique_ptr<Buffer>> all;
   Buffer *lastHit = nullptr;
+  bool raceChecks = false;
 };
 
 class Scratchpads {
