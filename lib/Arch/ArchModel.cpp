@@ -370,19 +370,6 @@ void Workload::addMemoryBytes(NodeId memory, Bytes bytes) {
   memoryTraffic[memory] += bytes;
 }
 
-void Workload::addRoute(const Route &route, Bytes bytes) {
-  for (const Hop &hop : route.hops)
-    addLinkBytes(hop.link.link, bytes);
-  // Every node on the route is charged for the bytes entering and leaving
-  // it; nodes that are not memories are filtered by the roofline (it only
-  // charges memories that have a port bandwidth).
-  SmallVector<NodeInstance, 8> nodes = route.nodes();
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    bool interior = i != 0 && i + 1 != nodes.size();
-    addMemoryBytes(nodes[i].node, interior ? bytes * 2 : bytes);
-  }
-}
-
 void Workload::addCompute(NodeId unit, StringRef opClass, Type elementType,
                           int64_t count) {
   compute.push_back({unit, opClass.str(), elementType, count});
@@ -408,6 +395,19 @@ int64_t ArchModel::activeInstances(GroupId group, const Workload &workload) cons
     count *= perParent;
   }
   return count;
+}
+
+void ArchModel::addRouteTraffic(Workload &workload, const Route &route,
+                                Bytes bytes) const {
+  for (const Hop &hop : route.hops)
+    workload.addLinkBytes(hop.link.link, bytes);
+  SmallVector<NodeInstance, 8> nodes = route.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!nodeList[nodes[i].node].isMemory())
+      continue;
+    bool interior = i != 0 && i + 1 != nodes.size();
+    workload.addMemoryBytes(nodes[i].node, interior ? bytes * 2 : bytes);
+  }
 }
 
 std::string ArchModel::resourceName(const Resource &resource) const {

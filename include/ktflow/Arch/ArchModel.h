@@ -225,10 +225,6 @@ class Workload {
 public:
   void addLinkBytes(LinkId link, Bytes bytes);
   void addMemoryBytes(NodeId memory, Bytes bytes);
-  /// Adds `bytes` to every link of the route and to every memory on it:
-  /// the end memories once (read or written) and the intermediate ones twice
-  /// (written, then read).
-  void addRoute(const Route &route, Bytes bytes);
   /// `count` is elements for a vector unit and multiply-adds for a matrix
   /// unit (op class "matmul").
   void addCompute(NodeId unit, llvm::StringRef opClass, mlir::Type elementType,
@@ -352,8 +348,9 @@ public:
   llvm::SmallVector<NodeId, 4> computeUnits() const;
   /// Memories backing a KTIR memory space (at least one for each space).
   llvm::SmallVector<NodeId, 2> memoriesBacking(KtirSpace space) const;
-  /// The group whose instances of `memory` the instances of `unit` share:
-  /// how many unit instances see one memory instance.
+  /// How many instances of `unit` share one instance of `memory` (e.g. 2
+  /// corelets per core scratchpad); all of them when the memory's group does
+  /// not enclose the unit's.
   int64_t unitsPerMemoryInstance(NodeId memory, NodeId unit) const;
   /// Endpoint pairs one instance of `link` serves: they share its bandwidth.
   int64_t linkUsers(LinkId link) const;
@@ -376,6 +373,10 @@ public:
   /// Memory ports, links and compute units, in declaration order.
   llvm::ArrayRef<Resource> resources() const { return resourceList; }
   std::string resourceName(const Resource &resource) const;
+  /// Charges `bytes` moved along `route` to `workload`: every link of the
+  /// route, and every memory on it — the end memories once (read or
+  /// written), intermediate ones twice (written, then read).
+  void addRouteTraffic(Workload &workload, const Route &route, Bytes bytes) const;
   /// Active instances of `group` under `workload` (all by default).
   int64_t activeInstances(GroupId group, const Workload &workload) const;
   /// The lower bound in cycles: max over resources of work / throughput.
