@@ -112,6 +112,16 @@ struct Expander {
       const Node &node = model.node(nodes[i].node);
       const Link &link = model.link(route.hops[i - 1].link.link);
       bool last = i + 1 == nodes.size();
+      if (link.isFifo()) {
+        // A FIFO out of the compute unit (or between movers) feeds the next unit.
+        for (unsigned t = 0; t < n; ++t) {
+          auto fifo = FifoOp::create(b, loc, channel, channels[t]);
+          fifo->setAttr("link", b.getStringAttr(link.name));
+          fifo->setAttr("depth", b.getI64IntegerAttr(*link.fifoDepth));
+          setLevel(fifo, computeLevel);
+          channels[t] = fifo;
+        }
+      }
       if (node.isMover()) {
         bool final = i + 2 == nodes.size();
         auto stage = StageOp::create(b, loc, SmallVector<Type>(final ? 0 : n, channel),
@@ -126,14 +136,6 @@ struct Expander {
           annotateBuffer(buffer, t, node.name);
           chain.push_back(buffer);
           channels[t] = buffer;
-        }
-      } else if (!node.isMemory() && link.isFifo()) {
-        for (unsigned t = 0; t < n; ++t) {
-          auto fifo = FifoOp::create(b, loc, channel, channels[t]);
-          fifo->setAttr("link", b.getStringAttr(link.name));
-          fifo->setAttr("depth", b.getI64IntegerAttr(*link.fifoDepth));
-          setLevel(fifo, computeLevel);
-          channels[t] = fifo;
         }
       }
     }
