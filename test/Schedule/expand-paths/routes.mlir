@@ -34,7 +34,7 @@
 // DEEP: ktsched.stage "dma_load"{{.*}}unit = #ktsched.decision<"tile_dma", "heuristic">
 // DEEP: %[[L1:[0-9]+]] = ktsched.buffer {{.*}}memory = "l1"
 // DEEP-NOT: ktsched.fifo
-// DEEP: %[[RES:[0-9]+]] = ktsched.stage "compute"({{.*}}%[[L1]]){{.*}}unit = #ktsched.decision<"vpu", "heuristic">
+// DEEP: %[[RES:[0-9]+]] = ktsched.stage "compute"(%[[L1]],{{.*}}unit = #ktsched.decision<"vpu", "heuristic">
 // DEEP: ktsched.buffer %[[RES]] {{{.*}}memory = "l1"
 // DEEP: ktsched.stage "dma_store"{{.*}}unit = #ktsched.decision<"tile_dma", "heuristic">
 // DEEP: ktsched.buffer {{.*}}memory = "l2"
