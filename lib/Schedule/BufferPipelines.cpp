@@ -43,7 +43,7 @@ struct BufferPipelinesPass : ktflow::ktsched::impl::BufferPipelinesBase<BufferPi
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (depth < 1) {
-      emitError(module.getLoc(), "buffer depth must be at least 1, got ") << depth;
+      emitError(module.getLoc(), "buffer depth must be at least 1, got ") << (int64_t)depth;
       return signalPassFailure();
     }
     auto model = getArchModel(module, arch);
@@ -63,7 +63,7 @@ struct BufferPipelinesPass : ktflow::ktsched::impl::BufferPipelinesBase<BufferPi
         for (const MemoryUse &use : *uses)
           if (use.need > use.budget) {
             group.emitError("buffers of group @")
-                << group.getSymName() << " at depth " << depth << " need at least "
+                << group.getSymName() << " at depth " << (int64_t)depth << " need at least "
                 << use.need.count() << " bytes of @" << model->node(use.memory).name
                 << " per sub-core, but only " << use.budget.count() << " bytes are available ("
                 << model->node(use.memory).memory.usable().count() << " usable, shared by "
