@@ -90,8 +90,8 @@ Attribute MemorySpaceAttr::parse(AsmParser &parser, Type) {
     return {};
   std::optional<MemorySpaceKind> kind = symbolizeMemorySpaceKind(kindName);
   if (!kind) {
-    parser.emitError(loc) << "memory space must be 'global' or 'ct_local', "
-                             "got '"
+    parser.emitError(loc) << "memory space must be global, ct_local or "
+                             "unspecified, got '"
                           << kindName << "'";
     return {};
   }

@@ -49,10 +49,34 @@ ShapedType AccessTileType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
   return AccessTileType::get(getContext(), shape ? *shape : getShape());
 }
 
+/// Parses the `<` that opens a type body; in the stripped-form positions of
+/// §3.4 a missing `<` means the operand has the wrong kind of type, so say
+/// which type was expected.
+static ParseResult parseBodyStart(AsmParser &parser, StringRef typeName) {
+  if (succeeded(parser.parseOptionalLess()))
+    return success();
+  return parser.emitError(parser.getCurrentLocation())
+         << "expected type '!ktdp." << typeName
+         << "<...>' or its stripped form '<...>'";
+}
+
 Type AccessTileType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
-  if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+  if (parseBodyStart(parser, "access_tile"))
+    return {};
+  // MLIR's dimension-list parser rejects a negative dimension with a generic
+  // "expected type" message; look ahead in the source text (the body is
+  // only dimensions and `x`) to name the rule instead.
+  SMLoc bodyLoc = parser.getCurrentLocation();
+  if (const char *text = bodyLoc.getPointer()) {
+    for (const char *c = text; *c && *c != '>' && *c != '\n'; ++c)
+      if (*c == '-') {
+        parser.emitError(SMLoc::getFromPointer(c))
+            << "access tile dimension must be >= 0 or '?' (spec §3.1)";
+        return {};
+      }
+  }
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/true,
                                 /*withTrailingX=*/true))
     return {};
   SMLoc elementLoc = parser.getCurrentLocation();
@@ -100,7 +124,7 @@ RuntimeArgType::verify(function_ref<InFlightDiagnostic()> emitError,
 Type RuntimeArgType::parse(AsmParser &parser) {
   SMLoc typeLoc;
   Type valueType;
-  if (parser.parseLess())
+  if (parseBodyStart(parser, "runtime_arg"))
     return {};
   typeLoc = parser.getCurrentLocation();
   if (parser.parseType(valueType))
@@ -186,10 +210,11 @@ TileFutureType::verify(function_ref<InFlightDiagnostic()> emitError,
 Type TileFutureType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<Type> partialTypes;
-  if (parser.parseLess())
+  if (parseBodyStart(parser, "tile_future"))
     return {};
   if (succeeded(parser.parseOptionalLParen())) {
-    if (parser.parseTypeList(partialTypes) || parser.parseRParen())
+    if (failed(parser.parseOptionalRParen()) &&
+        (parser.parseTypeList(partialTypes) || parser.parseRParen()))
       return {};
   } else {
     // Older form: exactly one partial type, no parentheses.

@@ -11,10 +11,31 @@
 #include "ktflow/KTDP/KTDPOps.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace ktflow::ktdp;
 using namespace ktflow::ktdp::detail;
+
+/// `sizes: [16, %m]`: the label, a colon and upstream's mixed
+/// static/dynamic index list. A custom directive rather than literals so that
+/// the printer writes no space before the colon, as KTIR programs do.
+ParseResult ktflow::ktdp::detail::parseLabeledIndexList(
+    OpAsmParser &parser, StringRef label,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &values,
+    DenseI64ArrayAttr &integers) {
+  if (parser.parseKeyword(label) || parser.parseColon())
+    return failure();
+  return parseDynamicIndexList(parser, values, integers);
+}
+
+void ktflow::ktdp::detail::printLabeledIndexList(OpAsmPrinter &printer,
+                                                 Operation *op, StringRef label,
+                                                 OperandRange values,
+                                                 ArrayRef<int64_t> integers) {
+  printer << label << ": ";
+  printDynamicIndexList(printer, op, values, integers);
+}
 
 SmallVector<OpFoldResult> ConstructMemoryViewOp::getMixedSizes() {
   Builder builder(getContext());
@@ -53,11 +74,20 @@ LogicalResult ConstructMemoryViewOp::verify() {
     return emitOpError() << "result memref has rank " << type.getRank()
                          << " but sizes/strides describe rank " << rank
                          << " (spec §5.2 rule 2)";
-  // Rule 3.
+  // Rule 3. An SSA size opposite a static dimension is a run-time check,
+  // unless the SSA value is a known constant.
+  SmallVector<OpFoldResult> mixedSizes = getMixedSizes();
   for (unsigned k = 0; k < rank; ++k) {
     int64_t dim = type.getDimSize(k);
-    if (ShapedType::isDynamic(sizes[k]))
+    if (ShapedType::isDynamic(sizes[k])) {
+      std::optional<int64_t> known = getConstantIntValue(mixedSizes[k]);
+      if (known && !ShapedType::isDynamic(dim) && *known != dim)
+        return emitOpError() << "size operand of dimension " << k
+                             << " is the constant " << *known
+                             << " but the result's dimension is " << dim
+                             << " (spec §5.2 rule 3)";
       continue;
+    }
     if (ShapedType::isDynamic(dim))
       return emitOpError() << "result dimension " << k
                            << " is '?' and needs an SSA size, got the "
