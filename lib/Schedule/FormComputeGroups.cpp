@@ -297,6 +297,12 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
     FailureOr<Value> v = bodyValue(store.getValue(), dims);
     if (failed(v))
       return failure();
+    // A stored input passes through the compute unit: say so explicitly.
+    if (isa<BlockArgument>(*v)) {
+      Block &computeBlock = compute.getBody().front();
+      OpBuilder cb(&computeBlock, computeBlock.end());
+      *v = VectorOp::create(cb, store.getLoc(), v->getType(), "copy", ValueRange{*v});
+    }
     results.push_back(*v);
   }
   // Rebuild the compute op with its inputs and results now that both are known.
@@ -325,6 +331,20 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
                     sb.getDenseI64ArrayAttr(store.getValue().getType().getShape()),
                     sb.getDenseI64ArrayAttr(dims));
   }
+  // Stages of a pipeline overlap tiles, so a group may only read a buffer
+  // it writes at exactly the coordinates it writes (an in-place update).
+  auto kernel = group->getParentOfType<KernelOp>();
+  auto argOf = [&](StringRef tensor) {
+    return cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensor)).getArg();
+  };
+  for (StoreOp store : group.getBody().front().getOps<StoreOp>())
+    for (LoadOp load : group.getBody().front().getOps<LoadOp>())
+      if (argOf(load.getTensor()) == argOf(store.getTensor()) &&
+          (load.getOrigin() != store.getOrigin() || load.getShape() != store.getShape()))
+        return store.emitError("group writes kernel argument ")
+               << argOf(store.getTensor())
+               << " at other coordinates than it reads it: overlapping in-place updates are "
+                  "not supported";
   group.setElementTypeAttr(TypeAttr::get(widestType ? widestType : builder.getF32Type()));
   return success();
 }

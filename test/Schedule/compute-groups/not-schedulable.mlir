@@ -36,3 +36,21 @@ func.func @constant_address() {
   ktdp.store %z, %yt : tensor<4xf16>, !ktdp.access_tile<4xindex>
   return
 }
+
+// -----
+
+#set = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
+#all = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @shifted_in_place(%x: index) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %xm = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %lo = ktdp.construct_access_tile %xm[%c0] {access_tile_set = #set, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<32xindex>
+  %hi = ktdp.construct_access_tile %xm[%c32] {access_tile_set = #set, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<32xindex>
+  %v = ktdp.load %lo : !ktdp.access_tile<32xindex> -> tensor<32xf16>
+  %n = arith.negf %v : tensor<32xf16>
+  // CHECK: [[@LINE+1]]:3: error: group writes kernel argument 0 at other coordinates than it reads it: overlapping in-place updates are not supported
+  ktdp.store %n, %hi : tensor<32xf16>, !ktdp.access_tile<32xindex>
+  return
+}
