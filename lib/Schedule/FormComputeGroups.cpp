@@ -297,6 +297,9 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
     FailureOr<Value> v = bodyValue(store.getValue(), dims);
     if (failed(v))
       return failure();
+    Type stored = store.getValue().getType().getElementType();
+    if (!widestType || elementSize(stored).bytes > elementSize(widestType).bytes)
+      widestType = stored;
     // A stored input passes through the compute unit: say so explicitly.
     if (isa<BlockArgument>(*v)) {
       Block &computeBlock = compute.getBody().front();
