@@ -8,10 +8,10 @@
 // CHECK: tile = #ktsched.decision<array<i64: 64>, "heuristic">
 // CHECK: ktsched.buffer {{.*}}address = #ktsched.decision<0 : i64, "heuristic">, bytes = 128 : i64{{.*}}memory = "spad"
 // CHECK: ktsched.group @g1 {{.*}}load_route = "@ddr -> @dma -> @spad -> @vec"
+// CHECK: ktsched.buffer {{.*}}address = #ktsched.decision<0 : i64, "heuristic">, bytes = 16 : i64
 // CHECK: ktsched.stage "compute"
 // CHECK-NEXT: ^bb0(%[[S:.*]]: f16):
 // CHECK-NEXT: ktsched.vop "neg"(%[[S]])
-// CHECK: ktsched.buffer {{.*}}address = #ktsched.decision<0 : i64, "heuristic">, bytes = 16 : i64
 // CHECK: ktsched.buffer {{.*}}address = #ktsched.decision<32 : i64, "heuristic">, bytes = 16 : i64
 module {
   ktarch.device @tiny clock_mhz = 500 {
