@@ -179,17 +179,20 @@ BoundingBox ktflow::ktdp::computeBoundingBox(IntegerSet set,
       box.unboundedDim = dim;
       return box;
     }
-    // Bounds beyond +-2^62 cannot be coordinates (and would overflow the
+    // Bounds beyond +-2^61 cannot be coordinates (and would overflow the
     // search below); treat them as unbounded.
-    const DynamicAPInt limit(int64_t(1) << 62);
+    const DynamicAPInt limit(int64_t(1) << 61);
     if (*minOpt < -limit || *maxOpt > limit) {
       box.status = BoundingBox::Status::Unbounded;
       box.unboundedDim = dim;
       return box;
     }
     int64_t lo = int64_t(*minOpt), hi = int64_t(*maxOpt);
-    // Tighten the lower end: smallest v in [lo, hi] with a point <= v.
+    // Tighten the lower end: smallest v in [lo, hi] with a point <= v. The
+    // rational bound is usually exact (boxes), so try it first.
     int64_t a = lo, b = hi;
+    if (hasPointBeyond(poly, dim, lo, /*atLeast=*/false))
+      b = lo;
     while (a < b) {
       int64_t mid = a + (b - a) / 2;
       if (hasPointBeyond(poly, dim, mid, /*atLeast=*/false))
@@ -201,6 +204,8 @@ BoundingBox ktflow::ktdp::computeBoundingBox(IntegerSet set,
     // Tighten the upper end: largest v in [lower, hi] with a point >= v.
     a = box.lower[dim];
     b = hi;
+    if (hasPointBeyond(poly, dim, hi, /*atLeast=*/true))
+      a = hi;
     while (a < b) {
       int64_t mid = a + (b - a + 1) / 2;
       if (hasPointBeyond(poly, dim, mid, /*atLeast=*/true))
