@@ -3,6 +3,7 @@
 
 #include "ktflow/Arch/KTArchDialect.h"
 #include "ktflow/KTDP/KTDPDialect.h"
+#include "ktflow/Schedule/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,7 +15,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<ktdp::KTDPDialect, ktarch::KTArchDialect,
+  registry.insert<ktdp::KTDPDialect, ktarch::KTArchDialect, ktsched::KTSchedDialect,
                   mlir::affine::AffineDialect,
                   mlir::arith::ArithDialect, mlir::func::FuncDialect,
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,
@@ -22,4 +23,4 @@ void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::tensor::TensorDialect>();
 }
 
-void ktflow::registerAllPasses() {}
+void ktflow::registerAllPasses() { ktsched::registerSchedulePasses(); }

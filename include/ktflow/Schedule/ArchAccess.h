@@ -1,0 +1,40 @@
+//===- ArchAccess.h - the architecture model a pass works with --*- C++ -*-===//
+#ifndef KTFLOW_SCHEDULE_ARCHACCESS_H
+#define KTFLOW_SCHEDULE_ARCHACCESS_H
+
+#include "ktflow/Arch/ArchModel.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+
+namespace ktflow::ktsched {
+
+/// The model for `module`: from `option` (a name or file) when set, else a
+/// ktarch.device embedded in the module, else the `arch` attribute the
+/// initial pipeline left on a kernel. Emits a located error and returns
+/// null when there is none or it is broken.
+std::shared_ptr<const arch::ArchModel> getArchModel(mlir::ModuleOp module,
+                                                    llvm::StringRef option);
+
+/// Facts about the units a schedule runs on, derived from the model alone.
+struct Placement {
+  /// The memory backing global tensors and the scratchpad (ct_local).
+  arch::NodeId global = 0, scratchpad = 0;
+  /// The group whose instances are the cores (the scratchpad's group).
+  arch::GroupId core = arch::kDeviceGroup;
+  int64_t cores = 1;
+};
+/// Finds the global memory, the scratchpad and the cores, or emits at `loc`.
+std::optional<Placement> findPlacement(const arch::ArchModel &model, mlir::Location loc);
+
+/// Transfers in and out of `memory` move whole granules: the largest
+/// granule of the links touching it.
+Bytes memoryGranule(const arch::ArchModel &model, arch::NodeId memory);
+/// Alignment of buffers in `memory`: its own and that of every access rule.
+Bytes memoryAlignment(const arch::ArchModel &model, arch::NodeId memory);
+/// Instances of `unit` (sub-cores) that share one instance of `memory`.
+int64_t sharersOf(const arch::ArchModel &model, arch::NodeId memory, arch::NodeId unit);
+
+} // namespace ktflow::ktsched
+
+#endif // KTFLOW_SCHEDULE_ARCHACCESS_H

@@ -1,0 +1,241 @@
+//===- KTSchedOps.td - the schedule IR ----------------------*- tablegen -*-===//
+//
+// The schedule IR (DESIGN.md, "The schedule IR"): a KTIR kernel becomes
+// compute groups, each a pipeline of stages bound to units of the
+// architecture model, joined by FIFOs and scratchpad buffers. Data
+// dependencies are SSA edges: a stage's results are the channels later
+// stages consume. Every scheduling decision is a #ktsched.decision attribute
+// that records where it came from. docs/schedule.md explains each op.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_SCHEDULE_KTSCHEDOPS_TD
+#define KTFLOW_SCHEDULE_KTSCHEDOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def KTSched_Dialect : Dialect {
+  let name = "ktsched";
+  let summary = "schedules: nested, buffered, split pipelines of unit stages";
+  let cppNamespace = "::ktflow::ktsched";
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class KTSched_Op<string mnemonic, list<Trait> traits = []>
+    : Op<KTSched_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+def KTSched_ChannelType : TypeDef<KTSched_Dialect, "Channel"> {
+  let mnemonic = "channel";
+  let summary = "a stream of data between two stages";
+  let description = [{
+    What flows along an SSA edge of a pipeline: tiles (between memory
+    levels) or vectors (between scratchpad and a compute unit). Whether it
+    is held in a FIFO or a buffer is said by the op that produces it.
+  }];
+}
+
+def KTSched_DecisionAttr : AttrDef<KTSched_Dialect, "Decision"> {
+  let mnemonic = "decision";
+  let summary = "a scheduling decision and where it came from";
+  let description = [{
+    `#ktsched.decision<VALUE, SOURCE>` where SOURCE is `heuristic`, `plan`
+    or `costmodel` (DESIGN.md principle 3). The plan file is exactly the set
+    of decision attributes of a schedule.
+  }];
+  let parameters = (ins "::mlir::Attribute":$value,
+                        StringRefParameter<"heuristic, plan or costmodel">:$source);
+  let assemblyFormat = "`<` $value `,` $source `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel-level structure
+//===----------------------------------------------------------------------===//
+
+def KTSched_KernelOp : KTSched_Op<"kernel", [Symbol, SymbolTable,
+    IsolatedFromAbove, NoTerminator, SingleBlock, NoRegionArguments]> {
+  let summary = "the schedule of one KTIR kernel";
+  let description = [{
+    Holds the kernel's global tensors and scalar arguments, then its
+    compute groups in program order (they run one after another on every
+    core). Attributes: `grid` (3 grid extents), `num_args`.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, DenseI64ArrayAttr:$grid,
+                       I64Attr:$num_args);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+}
+
+def KTSched_TensorOp : KTSched_Op<"tensor", [Symbol,
+    HasParent<"KernelOp">]> {
+  let summary = "a tensor in global memory, addressed from a kernel argument";
+  let description = [{
+    Everything device code needs to address it: the kernel argument holding
+    its base (in elements of `element_type`, ktir.md §2.3) plus `offset`
+    elements, the element
+    type, the view's shape and strides (in elements) and the lower corner
+    of its coordinate set (coordinates are global, §5.2).
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$arg, I64Attr:$offset,
+                       TypeAttr:$element_type, DenseI64ArrayAttr:$shape,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$lower_corner);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
+def KTSched_GroupOp : KTSched_Op<"group", [Symbol, NoTerminator, SingleBlock,
+    NoRegionArguments, HasParent<"KernelOp">]> {
+  let summary = "a compute group: loads to stores, one fused compute body";
+  let description = [{
+    `space` is the iteration space of one grid tile's work (per loop
+    iteration), `reduce_dims` the dimensions the group reduces over,
+    `loop` (optional) the scf.for the group runs in: a dictionary with
+    `lb`, `ub` (affine maps of the grid coordinates) and `step`.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       DenseI64ArrayAttr:$space,
+                       DenseI64ArrayAttr:$reduce_dims,
+                       TypeAttr:$element_type,
+                       OptionalAttr<DictionaryAttr>:$loop);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+}
+
+def KTSched_ScalarArgOp : KTSched_Op<"scalar_arg", [Pure]> {
+  let summary = "a scalar kernel argument, passed by value";
+  let arguments = (ins I64Attr:$arg, TypeAttr:$value_type);
+  let results = (outs KTSched_ChannelType:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def KTSched_LoadOp : KTSched_Op<"load"> {
+  let summary = "the tile of a global tensor a group reads per grid tile";
+  let description = [{
+    `origin` maps (g0, g1, g2[, iv]) — grid coordinates and the loop's
+    induction variable — to the global coordinates of the tile's first
+    element; `shape` is the tile shape; `dims` lists, per tile dimension,
+    the dimension of the group's iteration space it runs along (missing
+    iteration dimensions are broadcast).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$tensor, AffineMapAttr:$origin,
+                       DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$dims);
+  let results = (outs KTSched_ChannelType:$result);
+  let assemblyFormat = "$tensor attr-dict";
+}
+
+def KTSched_StoreOp : KTSched_Op<"store"> {
+  let summary = "the tile of a global tensor a group writes per grid tile";
+  let arguments = (ins KTSched_ChannelType:$value, FlatSymbolRefAttr:$tensor,
+                       AffineMapAttr:$origin, DenseI64ArrayAttr:$shape,
+                       DenseI64ArrayAttr:$dims);
+  let assemblyFormat = "$value `to` $tensor attr-dict";
+}
+
+def KTSched_ComputeOp : KTSched_Op<"compute"> {
+  let summary = "a fused compute body over element streams";
+  let description = [{
+    The body's block arguments are one element of each input, its ops are
+    ktsched.vop, and ktsched.yield returns one element per result. The
+    same body runs a vector at a time once the pipeline fixes the lanes.
+  }];
+  let arguments = (ins Variadic<KTSched_ChannelType>:$inputs);
+  let results = (outs Variadic<KTSched_ChannelType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`(` $inputs^ `)`)? attr-dict-with-keyword (`->` type($results)^)? $body
+  }];
+}
+
+def KTSched_VectorOp : KTSched_Op<"vop", [Pure]> {
+  let summary = "one vector operation of a compute body";
+  let description = [{
+    `kind` is the op class the compute unit must offer (add, sub, mul, div,
+    max, min, neg, abs, exp, cast, copy, reduce) plus a few forms:
+    `const` (attribute `value`), `reduce` (attribute `combiner` = add, max
+    or min, attribute `dim` = the reduced iteration dimension). Operands and
+    the result are one element; the unit applies it lane-wise.
+  }];
+  let arguments = (ins StrAttr:$kind, Variadic<AnyType>:$operands);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $kind (`(` $operands^ `)`)? attr-dict `:` functional-type($operands, $result)
+  }];
+}
+
+def KTSched_YieldOp : KTSched_Op<"yield", [Terminator, Pure]> {
+  let summary = "ends a compute body or a nested stage";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange{}); }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+def KTSched_PipelineOp : KTSched_Op<"pipeline", [
+    SingleBlockImplicitTerminator<"YieldOp">, NoRegionArguments]> {
+  let summary = "stages running concurrently, joined by FIFOs and buffers";
+  let description = [{
+    `level` counts memory levels from global memory (0); `moves` says what
+    one step moves (`tile` or `vector`). Decisions (tile, loop order,
+    split) are attributes of the outermost pipeline. An inner pipeline
+    yields the channels its enclosing nested stage produces.
+  }];
+  let results = (outs Variadic<KTSched_ChannelType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword (`->` type($results)^)? $body";
+}
+
+def KTSched_StageOp : KTSched_Op<"stage"> {
+  let summary = "one activity on one unit";
+  let description = [{
+    `role` names the activity (load, compute, store before path expansion;
+    then dma_load, load, compute, store, dma_store, ..., and `nested`, the
+    stage of an outer pipeline that runs an inner pipeline per tile).
+    `unit` (a decision) names the architecture node it runs on.
+    `transfers` (load/store stages) lists, per result or operand, the tensor
+    it moves. A compute stage holds the compute body; a nested stage the
+    inner pipeline, ended by ktsched.yield of the channels it produces.
+  }];
+  let arguments = (ins StrAttr:$role, Variadic<KTSched_ChannelType>:$inputs);
+  let results = (outs Variadic<KTSched_ChannelType>:$results);
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = [{
+    $role (`(` $inputs^ `)`)? attr-dict-with-keyword (`->` type($results)^)? ($body^)?
+  }];
+}
+
+def KTSched_FifoOp : KTSched_Op<"fifo", [Pure]> {
+  let summary = "a FIFO between two stages";
+  let description = [{
+    Logical until path expansion binds it to a link of the architecture
+    (`link`); its depth comes from the link.
+  }];
+  let arguments = (ins KTSched_ChannelType:$source);
+  let results = (outs KTSched_ChannelType:$result);
+  let assemblyFormat = "$source attr-dict";
+}
+
+def KTSched_BufferOp : KTSched_Op<"buffer", [Pure]> {
+  let summary = "a buffer in a memory, written by one stage, read by the next";
+  let description = [{
+    `memory` names the architecture memory. Later passes add `bytes` (one
+    copy), `depth` (copies; a decision), `address` (a decision, bytes from
+    the start of the memory instance) and `instance_stride` (bytes between
+    the copies of consecutive sub-core instances).
+  }];
+  let arguments = (ins KTSched_ChannelType:$source);
+  let results = (outs KTSched_ChannelType:$result);
+  let assemblyFormat = "$source attr-dict";
+}
+
+#endif // KTFLOW_SCHEDULE_KTSCHEDOPS_TD

@@ -1,0 +1,82 @@
+//===- Passes.td - the scheduler's passes -------------------*- tablegen -*-===//
+//
+// The scheduler pipeline of DESIGN.md, one pass per refinement. Passes that
+// ask hardware questions take `arch` (a description name or file); when it
+// is empty they use the description embedded in the module, or the one the
+// initial pipeline recorded on the kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_SCHEDULE_PASSES_TD
+#define KTFLOW_SCHEDULE_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+class ArchPass<string name> : Pass<name, "::mlir::ModuleOp"> {
+  list<Option> archOptions = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"\"",
+           "architecture description (name or file)">
+  ];
+}
+
+def CheckInput : Pass<"ktsched-check-input", "::mlir::ModuleOp"> {
+  let summary = "Reject KTIR outside the scheduler's coverage";
+  let description = [{
+    Every op of every kernel must be in the supported-op table
+    (ktflow/Schedule/SupportedOps.h), which the later lowering queries too;
+    structural limits (loops with iter_args, non-identity orders, dynamic
+    shapes, non-global views) are diagnosed here, naming the op and what is
+    missing.
+  }];
+}
+
+def FormComputeGroups : Pass<"ktsched-form-groups", "::mlir::ModuleOp"> {
+  let summary = "Turn each kernel into compute groups with fused bodies";
+  let dependentDialects = ["::ktflow::ktsched::KTSchedDialect"];
+}
+
+def BuildInitialPipeline : ArchPass<"ktsched-initial-pipeline"> {
+  let summary = "load -> compute -> store over logical FIFOs, a vector per step";
+  let options = archOptions;
+}
+
+def ExpandPaths : ArchPass<"ktsched-expand-paths"> {
+  let summary = "One stage per unit on the shortest route of each transfer";
+  let options = archOptions;
+}
+
+def NestPipelines : Pass<"ktsched-nest", "::mlir::ModuleOp"> {
+  let summary = "One pipeline per memory level: tiles outside, vectors inside";
+}
+
+def BufferPipelines : ArchPass<"ktsched-buffer"> {
+  let summary = "N-buffer the buffers between stages; check the budget";
+  let options = !listconcat(archOptions, [
+    Option<"depth", "depth", "int64_t", /*default=*/"2",
+           "copies of each buffer written by one stage and read by another">
+  ]);
+}
+
+def SplitInstances : ArchPass<"ktsched-split"> {
+  let summary = "Distribute each group's work over the sub-core instances";
+  let options = archOptions;
+}
+
+def SelectTiles : ArchPass<"ktsched-select-tiles"> {
+  let summary = "Largest tiles whose buffers fit the scratchpad budget";
+  let options = archOptions;
+}
+
+def ApplyPlan : Pass<"ktsched-apply-plan", "::mlir::ModuleOp"> {
+  let summary = "Replace decisions by those of a plan file (JSON)";
+  let options = [
+    Option<"planFile", "plan", "std::string", /*default=*/"\"\"",
+           "plan file written by --dump-plan and possibly edited">
+  ];
+}
+
+def AllocateScratchpad : ArchPass<"ktsched-allocate"> {
+  let summary = "Addresses for every buffer, aligned, reused across groups";
+  let options = archOptions;
+}
+
+#endif // KTFLOW_SCHEDULE_PASSES_TD

@@ -1,0 +1,44 @@
+//===- ScheduleUtils.h - shared helpers of the scheduler passes -*- C++ -*-===//
+#ifndef KTFLOW_SCHEDULE_SCHEDULEUTILS_H
+#define KTFLOW_SCHEDULE_SCHEDULEUTILS_H
+
+#include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Support/Units.h"
+
+namespace ktflow::ktsched {
+
+/// Number of dimensions of the maps describing tile origins and loop
+/// bounds: (g0, g1, g2, iv) — the grid coordinates and the loop variable.
+inline constexpr unsigned kOriginDims = 4;
+
+/// Expresses an index value as an affine expression over (g0, g1, g2, iv):
+/// constants, ktdp.get_compute_tile_id results, `loopIv`, and +, -, * by a
+/// constant, / and % by a constant. Fails on anything else.
+mlir::FailureOr<mlir::AffineExpr> traceAffineIndex(mlir::Value value, mlir::Value loopIv);
+
+/// Bytes of one element of `type` (ktir.md §2.2).
+ElementSize elementSize(mlir::Type type);
+
+/// The outermost pipeline of a group, if the group has one.
+PipelineOp outerPipeline(GroupOp group);
+/// Every buffer op of a group, outer pipelines first.
+llvm::SmallVector<BufferOp> groupBuffers(GroupOp group);
+
+/// The compute stage of a group (after the initial pipeline), or null.
+StageOp computeStage(GroupOp group);
+
+/// The tile shape (iteration space extents) of the outer pipeline, or the
+/// group's full space when no tile is chosen yet.
+llvm::SmallVector<int64_t> groupTile(GroupOp group);
+
+/// Shape, in the iteration space, of the data buffer `buffer` holds per
+/// tile: the operand's dims take the tile's extents, broadcast operands
+/// keep their own (1 for a scalar).
+llvm::SmallVector<int64_t> bufferShape(BufferOp buffer, llvm::ArrayRef<int64_t> tile);
+/// Bytes one copy of `buffer` takes for tile `tile`, with each row rounded
+/// up to `granule` (transfers move whole granules).
+Bytes bufferBytes(BufferOp buffer, llvm::ArrayRef<int64_t> tile, Bytes granule);
+
+} // namespace ktflow::ktsched
+
+#endif // KTFLOW_SCHEDULE_SCHEDULEUTILS_H

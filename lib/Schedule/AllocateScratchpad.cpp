@@ -1,0 +1,89 @@
+//===- AllocateScratchpad.cpp - addresses for every buffer ----------------===//
+//
+// Strategy: groups run one after another on a core, so a group's buffers
+// are live only while it runs: every group allocates from address 0 of each
+// memory again (liveness-based reuse across groups). Within a group all
+// buffers are live together (the pipeline stages run concurrently), so
+// they are laid out one after another, each copy aligned to the memory's
+// alignment and its access rules. The sub-core instances sharing a memory
+// instance each get their own copy of the group's layout, `instance_stride`
+// bytes apart. Addresses grow up from 0; the reserved bytes of a memory are
+// the top `reserved` bytes of its capacity. A group whose layout times its
+// sharers exceeds the usable capacity gets a diagnostic with the sizes.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/ArchAccess.h"
+#include "ktflow/Schedule/Budget.h"
+#include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+namespace ktflow::ktsched {
+#define GEN_PASS_DEF_ALLOCATESCRATCHPAD
+#include "ktflow/Schedule/Passes.h.inc"
+} // namespace ktflow::ktsched
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::arch;
+using namespace ktflow::ktsched;
+
+static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
+  std::optional<NodeId> unit = boundComputeUnit(group, model);
+  if (!unit)
+    return group.emitError("group has no compute stage bound to a unit");
+  SmallVector<int64_t> tile = groupTile(group);
+  Builder b(group.getContext());
+  // Next free byte per memory.
+  llvm::SmallDenseMap<NodeId, Bytes> next;
+  SmallVector<std::pair<BufferOp, NodeId>> placed;
+  for (BufferOp buffer : groupBuffers(group)) {
+    auto memoryName = buffer->getAttrOfType<StringAttr>("memory");
+    std::optional<NodeId> memory = memoryName ? model.lookupNode(memoryName) : std::nullopt;
+    if (!memory)
+      return buffer.emitError("buffer in an unknown memory");
+    std::optional<int64_t> depth = decisionInt(buffer, "depth");
+    if (!depth || *depth < 1)
+      return buffer.emitError("buffer without a depth of at least 1");
+    Bytes alignment = memoryAlignment(model, *memory);
+    Bytes copy = bufferBytes(buffer, tile, memoryGranule(model, *memory)).alignTo(alignment);
+    Bytes address = next[*memory].alignTo(alignment);
+    buffer->setAttr("bytes", b.getI64IntegerAttr(copy.count()));
+    buffer->setAttr("address", decide(b.getI64IntegerAttr(address.count()), kHeuristic));
+    next[*memory] = address + copy * *depth;
+    placed.push_back({buffer, *memory});
+  }
+  for (auto &[memory, end] : next) {
+    const MemoryInfo &info = model.node(memory).memory;
+    Bytes stride = end.alignTo(memoryAlignment(model, memory));
+    int64_t sharers = sharersOf(model, memory, *unit);
+    if (stride * sharers > info.usable()) {
+      SmallVector<int64_t> depths;
+      return group.emitError("group @")
+             << group.getSymName() << " does not fit @" << model.node(memory).name << ": "
+             << stride.count() << " bytes of buffers per sub-core x " << sharers
+             << " sub-cores = " << (stride * sharers).count() << " bytes, but only "
+             << info.usable().count() << " of " << info.capacity.count()
+             << " bytes are usable (" << info.reserved.count() << " reserved)";
+    }
+    for (auto &[buffer, m] : placed)
+      if (m == memory)
+        buffer->setAttr("instance_stride", b.getI64IntegerAttr(stride.count()));
+  }
+  return success();
+}
+
+namespace {
+struct AllocateScratchpadPass : ktflow::ktsched::impl::AllocateScratchpadBase<AllocateScratchpadPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto model = getArchModel(module, arch);
+    if (!model)
+      return signalPassFailure();
+    for (KernelOp kernel : module.getOps<KernelOp>())
+      for (GroupOp group : kernel.getOps<GroupOp>())
+        if (failed(allocateGroup(group, *model)))
+          return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,85 @@
+//===- ArchAccess.cpp - the architecture model a pass works with ----------===//
+//
+// Passes never name hardware; they ask the model. This file finds the model
+// for a module (pass option, embedded description, or the name recorded on
+// the kernel by the initial pipeline) and derives the few placement facts
+// every pass shares: which memory holds global tensors, which is the
+// scratchpad, and which group's instances are the cores.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/ArchAccess.h"
+
+#include "ktflow/Arch/KTArchOps.h"
+#include "ktflow/Schedule/KTSched.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::arch;
+
+std::shared_ptr<const ArchModel> ktflow::ktsched::getArchModel(ModuleOp module,
+                                                               StringRef option) {
+  std::string name = option.str();
+  if (name.empty()) {
+    ktarch::DeviceOp embedded;
+    module.walk([&](ktarch::DeviceOp device) {
+      embedded = device;
+      return WalkResult::interrupt();
+    });
+    if (embedded) {
+      std::unique_ptr<ArchModel> model = ArchModel::build(embedded);
+      return std::shared_ptr<const ArchModel>(std::move(model));
+    }
+    module.walk([&](KernelOp kernel) {
+      if (auto arch = kernel->getAttrOfType<StringAttr>("arch"))
+        name = arch.str();
+    });
+  }
+  if (name.empty()) {
+    emitError(module.getLoc(), "no architecture description: pass arch=NAME|FILE or "
+                               "embed a ktarch.device in the module");
+    return nullptr;
+  }
+  std::string error;
+  auto model = ArchModel::load(*module.getContext(), name, error);
+  if (!model && !error.empty())
+    emitError(module.getLoc(), "architecture '") << name << "': " << error;
+  return model;
+}
+
+std::optional<ktflow::ktsched::Placement>
+ktflow::ktsched::findPlacement(const ArchModel &model, Location loc) {
+  auto globals = model.memoriesBacking(KtirSpace::Global);
+  auto locals = model.memoriesBacking(KtirSpace::CtLocal);
+  if (globals.empty() || locals.empty()) {
+    emitError(loc, "architecture @") << model.name()
+                                     << " needs memories backing global and ct_local";
+    return std::nullopt;
+  }
+  Placement placement;
+  placement.global = globals.front();
+  placement.scratchpad = locals.front();
+  placement.core = model.node(placement.scratchpad).group;
+  placement.cores = model.instanceCount(placement.core);
+  return placement;
+}
+
+Bytes ktflow::ktsched::memoryGranule(const ArchModel &model, NodeId memory) {
+  Bytes granule(1);
+  for (LinkId link : model.outLinks(memory))
+    granule = std::max(granule, model.link(link).granule);
+  for (LinkId link : model.inLinks(memory))
+    granule = std::max(granule, model.link(link).granule);
+  return granule;
+}
+
+Bytes ktflow::ktsched::memoryAlignment(const ArchModel &model, NodeId memory) {
+  Bytes alignment = std::max(Bytes(1), model.node(memory).memory.alignment);
+  for (const Node &node : model.nodes())
+    if (const AccessRule *rule = node.accessTo(memory))
+      alignment = std::max(alignment, rule->alignment);
+  return alignment;
+}
+
+int64_t ktflow::ktsched::sharersOf(const ArchModel &model, NodeId memory, NodeId unit) {
+  return std::max<int64_t>(1, model.unitsPerMemoryInstance(memory, unit));
+}

@@ -1,0 +1,411 @@
+//===- FormComputeGroups.cpp - KTIR kernels to compute groups -------------===//
+//
+// Strategy: each kernel (func.func) becomes a ktsched.kernel. Every view a
+// load or store reaches becomes a ktsched.tensor (kernel argument, offset,
+// shape, strides, lower corner). Stores are grouped per block (kernel body
+// or loop body) and per iteration space; a group is everything from the
+// stores back to the loads they need. The tensor ops of the backward slice
+// are fused into one ktsched.compute body of element-wise ktsched.vop ops:
+// walking top-down from each store, every value gets the iteration
+// dimensions it runs along, so broadcasts (linalg.broadcast, splat,
+// collapse to a scalar) disappear into the operand's `dims` and reductions
+// become a `reduce` vop over a dimension. Tile origins and loop bounds are
+// affine maps over (g0, g1, g2, iv). The input check has already rejected
+// everything this pass does not know.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/KTDP/IntegerSetUtils.h"
+#include "ktflow/KTDP/KTDPOps.h"
+#include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+#include "ktflow/Schedule/SupportedOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace ktflow::ktsched {
+#define GEN_PASS_DEF_FORMCOMPUTEGROUPS
+#include "ktflow/Schedule/Passes.h.inc"
+} // namespace ktflow::ktsched
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::ktsched;
+
+namespace {
+
+/// Dimensions of a value: per tensor dimension, the iteration dimension it
+/// runs along, or -1 for a size-1 dimension that runs along none.
+using Dims = SmallVector<int64_t, 4>;
+
+struct GroupKey {
+  SmallVector<int64_t> space, reduceDims;
+  bool operator==(const GroupKey &o) const {
+    return space == o.space && reduceDims == o.reduceDims;
+  }
+};
+
+class KernelBuilder {
+public:
+  KernelBuilder(func::FuncOp func) : func(func), builder(func) {}
+  LogicalResult build();
+
+private:
+  LogicalResult buildTensors(KernelOp kernel);
+  LogicalResult buildGroup(StringRef name, const GroupKey &key,
+                           SmallVectorImpl<ktdp::StoreOp> &stores, scf::ForOp loop);
+  FailureOr<AffineMap> tileOrigin(ktdp::ConstructAccessTileOp tile, Value iv);
+  /// The body value of `value` running along `dims`, creating ops as needed.
+  FailureOr<Value> bodyValue(Value value, const Dims &dims);
+  FailureOr<Value> constantScalar(Value value);
+
+  func::FuncOp func;
+  OpBuilder builder;
+  DenseMap<Operation *, StringAttr> tensorOf; // view -> tensor symbol
+  // Per group being built:
+  GroupOp group;
+  Value loopIv;
+  Block *body = nullptr;
+  ComputeOp compute;
+  SmallVector<Value> computeInputs;
+  std::map<std::pair<void *, Dims>, Value> memo;
+  Type widestType;
+};
+
+} // namespace
+
+static SmallVector<int64_t> gridOf(func::FuncOp func) {
+  SmallVector<int64_t> grid;
+  if (auto array = func->getAttrOfType<ArrayAttr>("grid")) {
+    for (Attribute a : array)
+      if (auto i = dyn_cast<IntegerAttr>(a))
+        grid.push_back(i.getInt());
+  } else if (auto dense = func->getAttrOfType<DenseI64ArrayAttr>("grid")) {
+    grid.assign(dense.asArrayRef().begin(), dense.asArrayRef().end());
+  }
+  while (grid.size() < 3)
+    grid.push_back(1);
+  return grid;
+}
+
+LogicalResult KernelBuilder::buildTensors(KernelOp kernel) {
+  builder.setInsertionPointToEnd(&kernel.getBody().front());
+  DenseMap<int64_t, unsigned> perArg;
+  WalkResult result = func.walk([&](ktdp::ConstructMemoryViewOp view) {
+    Value base = view.getOffset();
+    int64_t offset = 0;
+    if (auto add = base.getDefiningOp<arith::AddIOp>()) {
+      auto c = getConstantIntValue(add.getRhs());
+      if (!c)
+        return view.emitError("view base must be a kernel argument plus a constant"),
+               WalkResult::interrupt();
+      offset = *c;
+      base = add.getLhs();
+    }
+    auto arg = dyn_cast<BlockArgument>(base);
+    if (!arg || arg.getOwner() != &func.getBody().front())
+      return view.emitError("view base must be a kernel argument (a base address): "
+                            "constant addresses are not supported"),
+             WalkResult::interrupt();
+    unsigned n = perArg[arg.getArgNumber()]++;
+    std::string name = "arg" + std::to_string(arg.getArgNumber());
+    if (n)
+      name += "_" + std::to_string(n);
+    ktdp::BoundingBox box = ktdp::computeBoundingBox(*view.getCoordinateSet());
+    auto tensor = TensorOp::create(builder, 
+        view.getLoc(), name, arg.getArgNumber(), offset, view.getElementType(),
+        view.getStaticSizes(), view.getStaticStrides(), box.lower);
+    tensorOf[view] = tensor.getSymNameAttr();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+FailureOr<AffineMap> KernelBuilder::tileOrigin(ktdp::ConstructAccessTileOp tile, Value iv) {
+  SmallVector<AffineExpr> operands;
+  for (Value index : tile.getIndices()) {
+    FailureOr<AffineExpr> e = traceAffineIndex(index, iv);
+    if (failed(e))
+      return tile.emitError("subscript not affine in the grid coordinates and loop variable");
+    operands.push_back(*e);
+  }
+  AffineMap baseMap = tile.getBaseMap();
+  unsigned nDims = baseMap.getNumDims();
+  AffineMap anchor = baseMap.replaceDimsAndSymbols(
+      ArrayRef(operands).take_front(nDims), ArrayRef(operands).drop_front(nDims),
+      kOriginDims, 0);
+  ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, e] : llvm::enumerate(anchor.getResults()))
+    exprs.push_back(e + box.lower[i]);
+  return AffineMap::get(kOriginDims, 0, exprs, func.getContext());
+}
+
+FailureOr<Value> KernelBuilder::constantScalar(Value value) {
+  OpBuilder b(compute.getBody());
+  b.setInsertionPointToEnd(&compute.getBody().front());
+  Attribute attr;
+  Type type;
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>()) {
+    attr = constant.getValue();
+    if (auto dense = dyn_cast<SplatElementsAttr>(attr))
+      attr = dense.getSplatValue<Attribute>();
+    type = cast<TypedAttr>(attr).getType();
+  } else if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
+    return constantScalar(fill.getInputs()[0]);
+  } else if (auto splat = value.getDefiningOp<tensor::SplatOp>()) {
+    return constantScalar(splat.getInput());
+  } else {
+    return failure();
+  }
+  auto op = VectorOp::create(b, value.getLoc(), type, "const", ValueRange());
+  op->setAttr("value", attr);
+  return op.getResult();
+}
+
+FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
+  auto key = std::make_pair(value.getAsOpaquePointer(), dims);
+  if (auto it = memo.find(key); it != memo.end())
+    return it->second;
+  Block &computeBlock = compute.getBody().front();
+  auto addInput = [&](Value channel, Type elementType) {
+    computeInputs.push_back(channel);
+    return computeBlock.addArgument(elementType, channel.getLoc());
+  };
+  Operation *def = value.getDefiningOp();
+  Value result;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A by-value scalar kernel argument (reached through tensor.splat).
+    OpBuilder b(compute);
+    auto scalar = ScalarArgOp::create(b, value.getLoc(), ChannelType::get(b.getContext()),
+                                        (uint64_t)arg.getArgNumber(), arg.getType());
+    result = addInput(scalar, arg.getType());
+  } else if (auto load = dyn_cast_or_null<ktdp::LoadOp>(def)) {
+    auto tile = load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    Value iv = loopIv && tile->getParentOfType<scf::ForOp>() ? loopIv : Value();
+    FailureOr<AffineMap> origin = tileOrigin(tile, iv);
+    if (failed(origin))
+      return failure();
+    OpBuilder b(compute);
+    auto type = load.getType();
+    auto channel = LoadOp::create(b, load.getLoc(), ChannelType::get(b.getContext()),
+                                    FlatSymbolRefAttr::get(tensorOf[view]), AffineMapAttr::get(*origin),
+                                    b.getDenseI64ArrayAttr(type.getShape()),
+                                    b.getDenseI64ArrayAttr(dims));
+    result = addInput(channel, type.getElementType());
+  } else if (auto splat = dyn_cast_or_null<tensor::SplatOp>(def)) {
+    if (isa<BlockArgument>(splat.getInput()))
+      return bodyValue(splat.getInput(), {});
+    return constantScalar(value);
+  } else if (isa_and_nonnull<arith::ConstantOp, linalg::FillOp>(def)) {
+    return constantScalar(value);
+  } else if (auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(def)) {
+    Dims inputDims;
+    ArrayRef<int64_t> added = broadcast.getDimensions();
+    for (auto [i, d] : llvm::enumerate(dims))
+      if (!llvm::is_contained(added, (int64_t)i))
+        inputDims.push_back(d);
+    return bodyValue(broadcast.getInput(), inputDims);
+  } else if (auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(def)) {
+    return bodyValue(collapse.getSrc(), Dims{-1});
+  } else if (auto reduce = dyn_cast_or_null<linalg::ReduceOp>(def)) {
+    int64_t dim = reduce.getDimensions()[0];
+    auto inputType = cast<RankedTensorType>(reduce.getInputs()[0].getType());
+    Dims inputDims = llvm::to_vector<4>(llvm::seq<int64_t>(0, inputType.getRank()));
+    FailureOr<Value> input = bodyValue(reduce.getInputs()[0], inputDims);
+    if (failed(input))
+      return failure();
+    FailureOr<Value> init = constantScalar(reduce.getInits()[0]);
+    if (failed(init))
+      return reduce.emitError("reduction init must be a constant (fill, splat or dense)");
+    StringRef combiner = reduce.getCombiner().front().front().getName().getStringRef();
+    StringRef kind = combiner == "arith.addf"                                   ? "add"
+                     : combiner == "arith.maximumf" || combiner == "arith.maxnumf" ? "max"
+                                                                                  : "min";
+    OpBuilder b(&computeBlock, computeBlock.end());
+    auto op = VectorOp::create(b, reduce.getLoc(), inputType.getElementType(), "reduce",
+                                 ValueRange{*input, *init});
+    op->setAttr("combiner", b.getStringAttr(kind));
+    op->setAttr("dim", b.getI64IntegerAttr(dim));
+    result = op;
+  } else if (const OpSupport *entry = def ? lookupOpSupport(def) : nullptr;
+             entry && entry->role == OpRole::Elementwise) {
+    ValueRange operands = def->getOperands();
+    if (auto dps = dyn_cast<linalg::LinalgOp>(def))
+      operands = dps.getDpsInputs();
+    SmallVector<Value> inputs;
+    for (Value operand : operands) {
+      FailureOr<Value> v = bodyValue(operand, dims);
+      if (failed(v))
+        return failure();
+      inputs.push_back(*v);
+    }
+    Type elementType = getElementTypeOrSelf(value.getType());
+    OpBuilder b(&computeBlock, computeBlock.end());
+    auto op = VectorOp::create(b, def->getLoc(), elementType, entry->opClass, inputs);
+    result = op;
+  } else {
+    return emitError(value.getLoc(), "value not schedulable in a compute group");
+  }
+  Type t = getElementTypeOrSelf(value.getType());
+  if (t.isIntOrFloat() &&
+      (!widestType || elementSize(t).bytes > elementSize(widestType).bytes))
+    widestType = t;
+  memo[key] = result;
+  return result;
+}
+
+LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
+                                        SmallVectorImpl<ktdp::StoreOp> &stores, scf::ForOp loop) {
+  Location loc = stores.front().getLoc();
+  DictionaryAttr loopAttr;
+  loopIv = {};
+  if (loop) {
+    loopIv = loop.getInductionVar();
+    auto lb = traceAffineIndex(loop.getLowerBound(), {});
+    auto ub = traceAffineIndex(loop.getUpperBound(), {});
+    MLIRContext *ctx = func.getContext();
+    loopAttr = DictionaryAttr::get(
+        ctx, {NamedAttribute(StringAttr::get(ctx, "lb"),
+                             AffineMapAttr::get(AffineMap::get(kOriginDims, 0, *lb))),
+              NamedAttribute(StringAttr::get(ctx, "ub"),
+                             AffineMapAttr::get(AffineMap::get(kOriginDims, 0, *ub))),
+              NamedAttribute(StringAttr::get(ctx, "step"),
+                             IntegerAttr::get(IntegerType::get(ctx, 64),
+                                              *getConstantIntValue(loop.getStep())))});
+  }
+  group = GroupOp::create(builder, loc, name, key.space, key.reduceDims,
+                                  builder.getF32Type(), loopAttr);
+  body = &group.getBody().emplaceBlock();
+  OpBuilder b(body, body->end());
+  compute = ComputeOp::create(b, loc, TypeRange{}, ValueRange{});
+  compute.getBody().emplaceBlock();
+  computeInputs.clear();
+  memo.clear();
+  widestType = {};
+  SmallVector<Value> results;
+  for (ktdp::StoreOp store : stores) {
+    Dims dims;
+    for (int64_t d = 0; d < (int64_t)key.space.size(); ++d)
+      if (!llvm::is_contained(key.reduceDims, d))
+        dims.push_back(d);
+    FailureOr<Value> v = bodyValue(store.getValue(), dims);
+    if (failed(v))
+      return failure();
+    Type stored = store.getValue().getType().getElementType();
+    if (!widestType || elementSize(stored).bytes > elementSize(widestType).bytes)
+      widestType = stored;
+    // A stored input passes through the compute unit: say so explicitly.
+    if (isa<BlockArgument>(*v)) {
+      Block &computeBlock = compute.getBody().front();
+      OpBuilder cb(&computeBlock, computeBlock.end());
+      *v = VectorOp::create(cb, store.getLoc(), v->getType(), "copy", ValueRange{*v});
+    }
+    results.push_back(*v);
+  }
+  // Rebuild the compute op with its inputs and results now that both are known.
+  OpBuilder after(compute);
+  auto channel = ChannelType::get(func.getContext());
+  auto full = ComputeOp::create(after, loc, SmallVector<Type>(results.size(), channel),
+                                      computeInputs);
+  full.getBody().takeBody(compute.getBody());
+  compute.erase();
+  compute = full;
+  OpBuilder yb(&full.getBody().front(), full.getBody().front().end());
+  YieldOp::create(yb, loc, results);
+  OpBuilder sb(body, body->end());
+  for (auto [i, store] : llvm::enumerate(stores)) {
+    auto tile = store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    FailureOr<AffineMap> origin = tileOrigin(tile, loop ? loopIv : Value());
+    if (failed(origin))
+      return failure();
+    Dims dims;
+    for (int64_t d = 0; d < (int64_t)key.space.size(); ++d)
+      if (!llvm::is_contained(key.reduceDims, d))
+        dims.push_back(d);
+    StoreOp::create(sb, store.getLoc(), full.getResult(i), FlatSymbolRefAttr::get(tensorOf[view]),
+                       AffineMapAttr::get(*origin),
+                    sb.getDenseI64ArrayAttr(store.getValue().getType().getShape()),
+                    sb.getDenseI64ArrayAttr(dims));
+  }
+  // Stages of a pipeline overlap tiles, so a group may only read a buffer
+  // it writes at exactly the coordinates it writes (an in-place update).
+  auto kernel = group->getParentOfType<KernelOp>();
+  auto argOf = [&](StringRef tensor) {
+    return cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensor)).getArg();
+  };
+  for (StoreOp store : group.getBody().front().getOps<StoreOp>())
+    for (LoadOp load : group.getBody().front().getOps<LoadOp>())
+      if (argOf(load.getTensor()) == argOf(store.getTensor()) &&
+          (load.getOrigin() != store.getOrigin() || load.getShape() != store.getShape()))
+        return store.emitError("group writes kernel argument ")
+               << argOf(store.getTensor())
+               << " at other coordinates than it reads it: overlapping in-place updates are "
+                  "not supported";
+  group.setElementTypeAttr(TypeAttr::get(widestType ? widestType : builder.getF32Type()));
+  return success();
+}
+
+LogicalResult KernelBuilder::build() {
+  SmallVector<int64_t> grid = gridOf(func);
+  builder.setInsertionPoint(func);
+  auto kernel = KernelOp::create(builder, func.getLoc(), func.getSymName(), grid,
+                                         (int64_t)func.getNumArguments());
+  kernel.getBody().emplaceBlock();
+  if (failed(buildTensors(kernel)))
+    return failure();
+
+  // Stores per block, then per iteration space, in program order.
+  llvm::MapVector<Block *, SmallVector<ktdp::StoreOp>> perBlock;
+  func.walk([&](ktdp::StoreOp store) { perBlock[store->getBlock()].push_back(store); });
+  unsigned counter = 0;
+  for (auto &[block, stores] : perBlock) {
+    SmallVector<std::pair<GroupKey, SmallVector<ktdp::StoreOp>>> groups;
+    for (ktdp::StoreOp store : stores) {
+      GroupKey key;
+      auto type = store.getValue().getType();
+      if (auto reduce = store.getValue().getDefiningOp<linalg::ReduceOp>()) {
+        auto input = cast<RankedTensorType>(reduce.getInputs()[0].getType());
+        key.space.assign(input.getShape().begin(), input.getShape().end());
+        key.reduceDims.assign(reduce.getDimensions().begin(), reduce.getDimensions().end());
+      } else {
+        key.space.assign(type.getShape().begin(), type.getShape().end());
+      }
+      auto it = llvm::find_if(groups, [&](auto &g) { return g.first == key; });
+      if (it == groups.end())
+        groups.push_back({key, {store}});
+      else
+        it->second.push_back(store);
+    }
+    auto loop = dyn_cast<scf::ForOp>(block->getParentOp());
+    for (auto &[key, groupStores] : groups) {
+      builder.setInsertionPointToEnd(&kernel.getBody().front());
+      if (failed(buildGroup("g" + std::to_string(counter++), key, groupStores, loop)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+namespace {
+struct FormComputeGroupsPass : ktflow::ktsched::impl::FormComputeGroupsBase<FormComputeGroupsPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> kernels;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        kernels.push_back(func);
+    for (func::FuncOp func : kernels) {
+      KernelBuilder kernel(func);
+      if (failed(kernel.build()))
+        return signalPassFailure();
+      func.erase();
+    }
+  }
+};
+} // namespace

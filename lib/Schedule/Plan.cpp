@@ -1,0 +1,246 @@
+//===- Plan.cpp - decisions as a JSON plan file ---------------------------===//
+//
+// Strategy: a plan is read off the schedule's decision attributes (tile,
+// loop order and split on each group's outer pipeline, depth on its
+// buffers, unit on its stages) and written with llvm/Support/JSON.h.
+// Replaying checks that the plan names exactly the schedule's kernels and
+// groups and that every value is well formed for its group (rank, bounds,
+// permutation, shares summing to the extent, same unit binding) before
+// writing it back with source "plan". Whether the replayed decisions fit
+// memory is then checked by allocation, exactly as for heuristic ones.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/Plan.h"
+
+#include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::ktsched;
+namespace json = llvm::json;
+
+static json::Array toJson(ArrayRef<int64_t> values) {
+  json::Array array;
+  for (int64_t v : values)
+    array.push_back(v);
+  return array;
+}
+
+static SmallVector<StageOp> stagesOf(GroupOp group) {
+  SmallVector<StageOp> stages;
+  group.walk<WalkOrder::PreOrder>([&](StageOp stage) {
+    if (stage->getAttr("unit"))
+      stages.push_back(stage);
+  });
+  return stages;
+}
+
+void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
+  json::Array kernels;
+  for (KernelOp kernel : module.getOps<KernelOp>()) {
+    json::Array groups;
+    for (GroupOp group : kernel.getOps<GroupOp>()) {
+      json::Object g{{"name", group.getSymName()}};
+      if (PipelineOp pipeline = outerPipeline(group)) {
+        g["tile"] = toJson(decisionInts(pipeline, "tile"));
+        g["loop_order"] = toJson(decisionInts(pipeline, "loop_order"));
+        if (auto split = dyn_cast_or_null<DictionaryAttr>(decisionValue(pipeline, "split")))
+          g["split"] = json::Object{
+              {"dim", split.getAs<IntegerAttr>("dim").getInt()},
+              {"instances", split.getAs<IntegerAttr>("instances").getInt()},
+              {"shares", toJson(split.getAs<DenseI64ArrayAttr>("shares").asArrayRef())}};
+      }
+      SmallVector<BufferOp> buffers = groupBuffers(group);
+      if (!buffers.empty())
+        g["depth"] = decisionInt(buffers.front(), "depth").value_or(1);
+      json::Array units;
+      for (StageOp stage : stagesOf(group))
+        units.push_back(json::Object{
+            {"role", stage.getRole()},
+            {"unit", cast<StringAttr>(decisionValue(stage, "unit")).getValue()}});
+      g["units"] = std::move(units);
+      groups.push_back(std::move(g));
+    }
+    json::Object k{{"name", kernel.getSymName()}, {"groups", std::move(groups)}};
+    if (auto device = kernel->getAttrOfType<StringAttr>("device"))
+      k["device"] = device.getValue();
+    kernels.push_back(std::move(k));
+  }
+  os << llvm::formatv("{0:2}", json::Value(json::Object{{"version", 1},
+                                                        {"kernels", std::move(kernels)}}))
+     << "\n";
+}
+
+namespace {
+/// Replays one group's entry; every error names the plan file and group.
+struct GroupReplay {
+  GroupOp group;
+  const json::Object &entry;
+  StringRef file;
+
+  InFlightDiagnostic error() {
+    return group.emitError("plan ") << file << ", group '" << group.getSymName() << "': ";
+  }
+
+  std::optional<SmallVector<int64_t>> ints(StringRef key) {
+    const json::Array *array = entry.getArray(key);
+    if (!array)
+      return std::nullopt;
+    SmallVector<int64_t> values;
+    for (const json::Value &v : *array) {
+      std::optional<int64_t> i = v.getAsInteger();
+      if (!i)
+        return std::nullopt;
+      values.push_back(*i);
+    }
+    return values;
+  }
+
+  LogicalResult run() {
+    Builder b(group.getContext());
+    PipelineOp pipeline = outerPipeline(group);
+    if (!pipeline)
+      return error() << "the schedule has no pipeline to replay into";
+    ArrayRef<int64_t> space = group.getSpace();
+    int64_t rank = space.size();
+
+    // Split first: the tile is checked against a sub-core's share.
+    SmallVector<int64_t> share(space);
+    if (const json::Object *split = entry.getObject("split")) {
+      auto current = dyn_cast_or_null<DictionaryAttr>(decisionValue(pipeline, "split"));
+      std::optional<int64_t> dim = split->getInteger("dim");
+      std::optional<int64_t> instances = split->getInteger("instances");
+      const json::Array *sharesJson = split->getArray("shares");
+      if (!dim || !instances || !sharesJson)
+        return error() << "split needs integer 'dim', 'instances' and an array 'shares'";
+      if (*dim < 0 || *dim >= rank || llvm::is_contained(group.getReduceDims(), *dim))
+        return error() << "split dimension " << *dim << " is not a non-reduced dimension of a "
+                       << rank << "-D iteration space";
+      int64_t expected = current ? current.getAs<IntegerAttr>("instances").getInt() : 1;
+      if (*instances != expected)
+        return error() << "split over " << *instances << " instances, but the architecture has "
+                       << expected;
+      SmallVector<int64_t> shares;
+      int64_t sum = 0;
+      for (const json::Value &v : *sharesJson) {
+        std::optional<int64_t> s = v.getAsInteger();
+        if (!s || *s < 0)
+          return error() << "split shares must be non-negative integers";
+        shares.push_back(*s);
+        sum += *s;
+      }
+      if ((int64_t)shares.size() != *instances || sum != space[*dim])
+        return error() << "split shares must be " << *instances << " values summing to "
+                       << space[*dim] << ", got " << shares.size() << " summing to " << sum;
+      pipeline->setAttr(
+          "split", decide(b.getDictionaryAttr(
+                              {b.getNamedAttr("dim", b.getI64IntegerAttr(*dim)),
+                               b.getNamedAttr("instances", b.getI64IntegerAttr(*instances)),
+                               b.getNamedAttr("shares", b.getDenseI64ArrayAttr(shares))}),
+                          kPlan));
+      share[*dim] = *llvm::max_element(shares);
+    } else if (auto current =
+                   dyn_cast_or_null<DictionaryAttr>(decisionValue(pipeline, "split"))) {
+      int64_t dim = current.getAs<IntegerAttr>("dim").getInt();
+      share[dim] = *llvm::max_element(current.getAs<DenseI64ArrayAttr>("shares").asArrayRef());
+    }
+
+    if (entry.get("tile")) {
+      std::optional<SmallVector<int64_t>> tile = ints("tile");
+      if (!tile || (int64_t)tile->size() != rank)
+        return error() << "tile must be " << rank << " integers";
+      for (int64_t d = 0; d < rank; ++d) {
+        if ((*tile)[d] < 1 || (*tile)[d] > share[d])
+          return error() << "tile extent " << (*tile)[d] << " of dimension " << d
+                         << " is outside [1, " << share[d] << "]";
+        if (llvm::is_contained(group.getReduceDims(), d) && (*tile)[d] != space[d])
+          return error() << "reduced dimension " << d << " must be whole (" << space[d] << ")";
+      }
+      SmallVector<int64_t> counts;
+      for (int64_t d = 0; d < rank; ++d)
+        counts.push_back((share[d] + (*tile)[d] - 1) / (*tile)[d]);
+      pipeline->setAttr("tile", decide(b.getDenseI64ArrayAttr(*tile), kPlan));
+      pipeline->setAttr("tile_counts", b.getDenseI64ArrayAttr(counts));
+    }
+    if (entry.get("loop_order")) {
+      std::optional<SmallVector<int64_t>> order = ints("loop_order");
+      SmallVector<int64_t> sorted = order ? *order : SmallVector<int64_t>{};
+      llvm::sort(sorted);
+      if (!order || (int64_t)order->size() != rank ||
+          !llvm::equal(sorted, llvm::seq<int64_t>(0, rank)))
+        return error() << "loop_order must be a permutation of 0.." << rank - 1;
+      pipeline->setAttr("loop_order", decide(b.getDenseI64ArrayAttr(*order), kPlan));
+    }
+    if (entry.get("depth")) {
+      std::optional<int64_t> depth = entry.getInteger("depth");
+      if (!depth || *depth < 1)
+        return error() << "depth must be an integer of at least 1";
+      for (BufferOp buffer : groupBuffers(group))
+        buffer->setAttr("depth", decide(b.getI64IntegerAttr(*depth), kPlan));
+    }
+    if (const json::Array *units = entry.getArray("units")) {
+      SmallVector<StageOp> stages = stagesOf(group);
+      if (units->size() != stages.size())
+        return error() << "plan binds " << units->size() << " stages, the schedule has "
+                       << stages.size();
+      for (auto [stage, value] : llvm::zip(stages, *units)) {
+        const json::Object *unit = value.getAsObject();
+        std::optional<StringRef> role = unit ? unit->getString("role") : std::nullopt;
+        std::optional<StringRef> name = unit ? unit->getString("unit") : std::nullopt;
+        auto bound = cast<StringAttr>(decisionValue(stage, "unit")).getValue();
+        if (!role || !name || *role != stage.getRole() || *name != bound)
+          return error() << "stage '" << stage.getRole() << "' is bound to @" << bound
+                         << " by the route; rebinding units is not supported";
+      }
+    }
+    return success();
+  }
+};
+} // namespace
+
+LogicalResult ktflow::ktsched::applyPlan(ModuleOp module, StringRef text, StringRef file) {
+  MLIRContext *ctx = module.getContext();
+  Location fileLoc = FileLineColLoc::get(ctx, file, 1, 1);
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (!parsed)
+    return emitError(fileLoc, "invalid plan JSON: ") << llvm::toString(parsed.takeError());
+  const json::Object *root = parsed->getAsObject();
+  const json::Array *kernels = root ? root->getArray("kernels") : nullptr;
+  if (!kernels)
+    return emitError(fileLoc, "plan must be an object with an array 'kernels'");
+  size_t scheduled = llvm::range_size(module.getOps<KernelOp>());
+  if (kernels->size() != scheduled)
+    return emitError(fileLoc, "plan has ") << kernels->size() << " kernels, the input has "
+                                           << scheduled;
+  for (const json::Value &k : *kernels) {
+    const json::Object *kernelEntry = k.getAsObject();
+    std::optional<StringRef> name = kernelEntry ? kernelEntry->getString("name") : std::nullopt;
+    if (!name)
+      return emitError(fileLoc, "every plan kernel needs a 'name'");
+    auto kernel = dyn_cast_or_null<KernelOp>(SymbolTable::lookupSymbolIn(module, *name));
+    if (!kernel)
+      return emitError(fileLoc, "plan kernel '") << *name << "' is not in the input";
+    const json::Array *groups = kernelEntry->getArray("groups");
+    size_t count = llvm::range_size(kernel.getOps<GroupOp>());
+    if (!groups || groups->size() != count)
+      return kernel.emitError("plan ") << file << " does not match kernel '" << *name
+                                       << "': it has " << count << " compute groups";
+    for (const json::Value &g : *groups) {
+      const json::Object *groupEntry = g.getAsObject();
+      std::optional<StringRef> groupName =
+          groupEntry ? groupEntry->getString("name") : std::nullopt;
+      auto group = groupName ? dyn_cast_or_null<GroupOp>(
+                                   SymbolTable::lookupSymbolIn(kernel, *groupName))
+                             : GroupOp();
+      if (!group)
+        return kernel.emitError("plan ") << file << " names group '"
+                                         << groupName.value_or("<missing>")
+                                         << "' that kernel '" << *name << "' lacks";
+      if (failed(GroupReplay{group, *groupEntry, file}.run()))
+        return failure();
+    }
+  }
+  return success();
+}

@@ -1,0 +1,28 @@
+//===- SchedulePipeline.cpp - KTIR to schedule, as a library --------------===//
+//
+// The scheduler in the order of DESIGN.md: input check, compute groups,
+// initial pipeline, path expansion, nesting, buffering, instance split,
+// tile selection, an optional plan replay, allocation. The driver and the
+// later lowering both build it from here.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/SchedulePipeline.h"
+
+#include "ktflow/Schedule/Passes.h"
+
+using namespace ktflow::ktsched;
+
+void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
+                                            const ScheduleOptions &options) {
+  pm.addPass(createCheckInput());
+  pm.addPass(createFormComputeGroups());
+  pm.addPass(createBuildInitialPipeline({options.arch}));
+  pm.addPass(createExpandPaths({options.arch}));
+  pm.addPass(createNestPipelines());
+  pm.addPass(createBufferPipelines({options.arch, options.depth}));
+  pm.addPass(createSplitInstances({options.arch}));
+  pm.addPass(createSelectTiles({options.arch}));
+  if (!options.plan.empty())
+    pm.addPass(createApplyPlan({options.plan}));
+  pm.addPass(createAllocateScratchpad({options.arch}));
+}

@@ -1,0 +1,114 @@
+//===- ScheduleUtils.cpp - shared helpers of the scheduler passes ---------===//
+//
+// Small queries several passes share: tracing KTIR index arithmetic into
+// affine expressions over (grid coordinates, loop variable), and reading
+// the buffers and the tile of a group back from the schedule IR, so that
+// sizes are always derived from the decisions in the IR and never cached.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+#include "ktflow/KTDP/KTDPOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineExpr.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::ktsched;
+
+FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndex(Value value, Value loopIv) {
+  MLIRContext *ctx = value.getContext();
+  if (loopIv && value == loopIv)
+    return getAffineDimExpr(3, ctx);
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return failure();
+  if (auto tileId = dyn_cast<ktdp::GetComputeTileIdOp>(def))
+    return getAffineDimExpr(cast<OpResult>(value).getResultNumber(), ctx);
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(constant.getValue()))
+      return getAffineConstantExpr(i.getInt(), ctx);
+    return failure();
+  }
+  if (def->getNumOperands() != 2)
+    return failure();
+  FailureOr<AffineExpr> lhs = traceAffineIndex(def->getOperand(0), loopIv);
+  FailureOr<AffineExpr> rhs = traceAffineIndex(def->getOperand(1), loopIv);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  auto rhsConst = dyn_cast<AffineConstantExpr>(*rhs);
+  if (isa<arith::AddIOp>(def))
+    return *lhs + *rhs;
+  if (isa<arith::SubIOp>(def))
+    return *lhs - *rhs;
+  if (isa<arith::MulIOp>(def)) {
+    if (rhsConst || isa<AffineConstantExpr>(*lhs))
+      return *lhs * *rhs;
+    return failure();
+  }
+  if (rhsConst && rhsConst.getValue() > 0) {
+    if (isa<arith::DivUIOp, arith::DivSIOp>(def))
+      return lhs->floorDiv(rhsConst.getValue());
+    if (isa<arith::RemUIOp>(def))
+      return *lhs % rhsConst.getValue();
+  }
+  return failure();
+}
+
+ElementSize ktflow::ktsched::elementSize(Type type) {
+  unsigned bits = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  return ElementSize{Bytes((bits + 7) / 8)};
+}
+
+PipelineOp ktflow::ktsched::outerPipeline(GroupOp group) {
+  for (Operation &op : group.getBody().front())
+    if (auto pipeline = dyn_cast<PipelineOp>(op))
+      return pipeline;
+  return {};
+}
+
+SmallVector<BufferOp> ktflow::ktsched::groupBuffers(GroupOp group) {
+  SmallVector<BufferOp> buffers;
+  group.walk<WalkOrder::PreOrder>([&](BufferOp buffer) { buffers.push_back(buffer); });
+  return buffers;
+}
+
+SmallVector<int64_t> ktflow::ktsched::groupTile(GroupOp group) {
+  if (PipelineOp pipeline = outerPipeline(group)) {
+    SmallVector<int64_t> tile = decisionInts(pipeline, "tile");
+    if (!tile.empty())
+      return tile;
+  }
+  return SmallVector<int64_t>(group.getSpace());
+}
+
+SmallVector<int64_t> ktflow::ktsched::bufferShape(BufferOp buffer, ArrayRef<int64_t> tile) {
+  SmallVector<int64_t> shape;
+  auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
+  if (dims)
+    for (int64_t d : dims.asArrayRef())
+      shape.push_back(d >= 0 && d < (int64_t)tile.size() ? tile[d] : 1);
+  if (shape.empty())
+    shape.push_back(1);
+  return shape;
+}
+
+Bytes ktflow::ktsched::bufferBytes(BufferOp buffer, ArrayRef<int64_t> tile, Bytes granule) {
+  auto type = buffer->getAttrOfType<TypeAttr>("element_type");
+  ElementSize size = elementSize(type ? type.getValue() : Type());
+  SmallVector<int64_t> shape = bufferShape(buffer, tile);
+  int64_t rows = 1;
+  for (int64_t e : ArrayRef<int64_t>(shape).drop_back())
+    rows *= e;
+  Bytes row = toBytes(Elements(shape.back()), size).alignTo(granule);
+  return row * rows;
+}
+
+StageOp ktflow::ktsched::computeStage(GroupOp group) {
+  StageOp found;
+  group.walk([&](StageOp stage) {
+    if (stage.getRole() == "compute")
+      found = stage;
+  });
+  return found;
+}

@@ -1,0 +1,139 @@
+//===- SelectTiles.cpp - largest tiles that fit the scratchpad budget -----===//
+//
+// Strategy (heuristic): a tile is the part of one sub-core's share that the
+// outer pipeline moves per step. Start from the whole share; while the
+// group's buffers at their depth do not fit the budget of some memory
+// (usable capacity divided among the sub-cores sharing it, see Budget.h),
+// shrink dimensions outermost first: each dimension takes the largest
+// extent that fits with the dimensions inside it whole, and only when even
+// extent 1 does not fit does the next dimension inward shrink. The
+// innermost dimension shrinks in steps of an alignment unit — a whole
+// number of vectors whose bytes are a whole number of transfer granules —
+// so every partial row stays granule aligned. Reduced dimensions are never
+// shrunk. The result is the `tile` decision on the outer pipeline, with
+// `loop_order` (outermost dimension first: row-major, contiguous rows for
+// the DMA) and the number of tiles per dimension (the last may be partial).
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/ArchAccess.h"
+#include "ktflow/Schedule/Budget.h"
+#include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+#include <numeric>
+
+namespace ktflow::ktsched {
+#define GEN_PASS_DEF_SELECTTILES
+#include "ktflow/Schedule/Passes.h.inc"
+} // namespace ktflow::ktsched
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::arch;
+using namespace ktflow::ktsched;
+
+/// One sub-core's share of the iteration space: the split dimension takes
+/// the largest share.
+static SmallVector<int64_t> shareOf(GroupOp group, PipelineOp pipeline) {
+  SmallVector<int64_t> share(group.getSpace());
+  if (auto split = dyn_cast_or_null<DictionaryAttr>(decisionValue(pipeline, "split"))) {
+    auto dim = split.getAs<IntegerAttr>("dim");
+    auto shares = split.getAs<DenseI64ArrayAttr>("shares");
+    if (dim && shares && dim.getInt() < (int64_t)share.size() && !shares.empty())
+      share[dim.getInt()] = *llvm::max_element(shares.asArrayRef());
+  }
+  return share;
+}
+
+static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
+  PipelineOp pipeline = outerPipeline(group);
+  StageOp compute = computeStage(group);
+  if (!pipeline || !compute)
+    return group.emitError("expected a pipeline with a compute stage");
+  int64_t lanes = decisionInt(compute, "vector").value_or(1);
+  SmallVector<int64_t> share = shareOf(group, pipeline);
+  SmallVector<int64_t> tile = share;
+  int64_t rank = tile.size();
+
+  // The innermost dimension's step: whole vectors, whole granules.
+  Bytes granule(1);
+  for (BufferOp buffer : groupBuffers(group))
+    if (auto memory = model.lookupNode(buffer->getAttrOfType<StringAttr>("memory").getValue()))
+      granule = std::max(granule, memoryGranule(model, *memory));
+  ElementSize size = elementSize(group.getElementType());
+  int64_t granuleElements = std::max<int64_t>(1, granule.count() / size.bytes.count());
+  int64_t step = std::lcm(lanes, granuleElements);
+
+  auto fits = [&](ArrayRef<int64_t> candidate) -> FailureOr<bool> {
+    auto uses = memoryUse(group, candidate, model);
+    if (failed(uses))
+      return failure();
+    return llvm::all_of(*uses, [](const MemoryUse &u) { return u.need <= u.budget; });
+  };
+  FailureOr<bool> ok = fits(tile);
+  if (failed(ok))
+    return failure();
+  for (int64_t d = 0; d < rank && !*ok; ++d) {
+    if (llvm::is_contained(group.getReduceDims(), d))
+      continue;
+    int64_t unit = d == rank - 1 ? std::min(step, share[d]) : 1;
+    // Largest multiple of `unit` (or the whole extent) that fits: binary
+    // search over the number of units.
+    int64_t lo = 1, hi = share[d] / unit, best = 0;
+    while (lo <= hi) {
+      int64_t mid = (lo + hi) / 2;
+      tile[d] = mid * unit;
+      FailureOr<bool> f = fits(tile);
+      if (failed(f))
+        return failure();
+      if (*f) {
+        best = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    tile[d] = std::max<int64_t>(best, 1) * unit;
+    ok = best > 0;
+  }
+  if (!*ok) {
+    auto uses = memoryUse(group, tile, model);
+    std::string detail;
+    llvm::raw_string_ostream os(detail);
+    for (const MemoryUse &use : *uses)
+      os << " @" << model.node(use.memory).name << ": need " << use.need.count()
+         << " bytes, budget " << use.budget.count() << ";";
+    std::string shape;
+    llvm::raw_string_ostream shapeOs(shape);
+    llvm::interleave(tile, shapeOs, "x");
+    return group.emitError("no tile of group @")
+           << group.getSymName() << " fits the scratchpad budget; smallest tile " << shape
+           << ":" << detail;
+  }
+  Builder b(group.getContext());
+  SmallVector<int64_t> counts, order;
+  for (int64_t d = 0; d < rank; ++d) {
+    counts.push_back((share[d] + tile[d] - 1) / tile[d]);
+    order.push_back(d);
+  }
+  pipeline->setAttr("tile", decide(b.getDenseI64ArrayAttr(tile), kHeuristic));
+  pipeline->setAttr("loop_order", decide(b.getDenseI64ArrayAttr(order), kHeuristic));
+  pipeline->setAttr("tile_counts", b.getDenseI64ArrayAttr(counts));
+  return success();
+}
+
+namespace {
+struct SelectTilesPass : ktflow::ktsched::impl::SelectTilesBase<SelectTilesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto model = getArchModel(module, arch);
+    if (!model)
+      return signalPassFailure();
+    for (KernelOp kernel : module.getOps<KernelOp>())
+      for (GroupOp group : kernel.getOps<GroupOp>())
+        if (failed(selectTile(group, *model)))
+          return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,86 @@
+//===- SplitInstances.cpp - distribute a group over sub-core instances ----===//
+//
+// Strategy: the cores run the grid tiles; inside a core, the sub-core
+// instances that share its scratchpad (the compute unit's instances per
+// scratchpad instance, from the description) split each grid tile's work.
+// The split dimension is the outermost dimension that is not reduced and
+// has more than one unit of work; along the innermost dimension a unit is
+// one vector, elsewhere one index. Units are dealt out evenly, the first
+// `units mod instances` instances taking one more, so shares differ by at
+// most one unit and sum to the extent (a last partial vector goes to the
+// last non-empty share). When nothing can be split, one instance works and
+// the others get empty shares. The decision is `split` on the outer
+// pipeline: {dim, instances, shares}.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/ArchAccess.h"
+#include "ktflow/Schedule/Budget.h"
+#include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+namespace ktflow::ktsched {
+#define GEN_PASS_DEF_SPLITINSTANCES
+#include "ktflow/Schedule/Passes.h.inc"
+} // namespace ktflow::ktsched
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::arch;
+using namespace ktflow::ktsched;
+
+namespace {
+struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInstancesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto model = getArchModel(module, arch);
+    if (!model)
+      return signalPassFailure();
+    std::optional<Placement> placement = findPlacement(*model, module.getLoc());
+    if (!placement)
+      return signalPassFailure();
+    Builder b(module.getContext());
+    for (KernelOp kernel : module.getOps<KernelOp>())
+      for (GroupOp group : kernel.getOps<GroupOp>()) {
+        std::optional<NodeId> unit = boundComputeUnit(group, *model);
+        PipelineOp pipeline = outerPipeline(group);
+        if (!unit || !pipeline) {
+          group.emitError("expected a pipeline bound to a compute unit");
+          return signalPassFailure();
+        }
+        int64_t instances = sharersOf(*model, placement->scratchpad, *unit);
+        int64_t lanes = decisionInt(computeStage(group), "vector").value_or(1);
+        ArrayRef<int64_t> space = group.getSpace();
+        int64_t rank = space.size();
+        auto unitsAlong = [&](int64_t d) {
+          return d == rank - 1 ? (space[d] + lanes - 1) / lanes : space[d];
+        };
+        int64_t dim = -1;
+        for (int64_t d = 0; d < rank; ++d)
+          if (!llvm::is_contained(group.getReduceDims(), d) && unitsAlong(d) > 1) {
+            dim = d;
+            break;
+          }
+        SmallVector<int64_t> shares(instances, 0);
+        if (dim < 0) {
+          dim = 0;
+          shares[0] = rank ? space[0] : 1;
+        } else {
+          int64_t units = unitsAlong(dim);
+          int64_t unitSize = dim == rank - 1 ? lanes : 1;
+          int64_t left = space[dim];
+          for (int64_t i = 0; i < instances; ++i) {
+            int64_t mine = units / instances + (i < units % instances ? 1 : 0);
+            shares[i] = std::min(left, mine * unitSize);
+            left -= shares[i];
+          }
+        }
+        auto split = b.getDictionaryAttr(
+            {b.getNamedAttr("dim", b.getI64IntegerAttr(dim)),
+             b.getNamedAttr("instances", b.getI64IntegerAttr(instances)),
+             b.getNamedAttr("shares", b.getDenseI64ArrayAttr(shares))});
+        pipeline->setAttr("split", decide(split, kHeuristic));
+      }
+  }
+};
+} // namespace

@@ -1,0 +1,277 @@
+//===- SupportedOps.cpp - the one table of what the scheduler handles -----===//
+//
+// One static list names every op the scheduler accepts and the role it plays
+// (SupportedOps.h). checkOpSupported() adds the structural limits of each
+// role: what the current scheduler cannot express yet gets a diagnostic that
+// names the op and the missing capability, so an unsupported kernel stops at
+// the input check and never reaches a pass that would have to guess.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/SupportedOps.h"
+
+#include "ktflow/KTDP/IntegerSetUtils.h"
+#include "ktflow/KTDP/KTDPOps.h"
+#include "ktflow/KTDP/KTDPTypes.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::ktsched;
+
+static const OpSupport kSupportedOps[] = {
+    {"func.func", OpRole::Structure, ""},
+    {"func.return", OpRole::Structure, ""},
+    {"scf.for", OpRole::Structure, ""},
+    {"scf.yield", OpRole::Structure, ""},
+    {"ktdp.get_compute_tile_id", OpRole::Index, ""},
+    {"arith.addi", OpRole::Index, ""},
+    {"arith.subi", OpRole::Index, ""},
+    {"arith.muli", OpRole::Index, ""},
+    {"arith.divui", OpRole::Index, ""},
+    {"arith.divsi", OpRole::Index, ""},
+    {"arith.remui", OpRole::Index, ""},
+    {"ktdp.construct_memory_view", OpRole::View, ""},
+    {"ktdp.construct_access_tile", OpRole::View, ""},
+    {"ktdp.load", OpRole::Load, ""},
+    {"ktdp.store", OpRole::Store, ""},
+    {"arith.addf", OpRole::Elementwise, "add"},
+    {"arith.subf", OpRole::Elementwise, "sub"},
+    {"arith.mulf", OpRole::Elementwise, "mul"},
+    {"arith.divf", OpRole::Elementwise, "div"},
+    {"arith.maximumf", OpRole::Elementwise, "max"},
+    {"arith.maxnumf", OpRole::Elementwise, "max"},
+    {"arith.minimumf", OpRole::Elementwise, "min"},
+    {"arith.minnumf", OpRole::Elementwise, "min"},
+    {"arith.negf", OpRole::Elementwise, "neg"},
+    {"arith.extf", OpRole::Elementwise, "cast"},
+    {"arith.truncf", OpRole::Elementwise, "cast"},
+    {"math.absf", OpRole::Elementwise, "abs"},
+    {"math.exp", OpRole::Elementwise, "exp"},
+    {"linalg.add", OpRole::Elementwise, "add"},
+    {"linalg.sub", OpRole::Elementwise, "sub"},
+    {"linalg.mul", OpRole::Elementwise, "mul"},
+    {"linalg.div", OpRole::Elementwise, "div"},
+    {"linalg.max", OpRole::Elementwise, "max"},
+    {"linalg.min", OpRole::Elementwise, "min"},
+    {"linalg.negf", OpRole::Elementwise, "neg"},
+    {"linalg.abs", OpRole::Elementwise, "abs"},
+    {"linalg.exp", OpRole::Elementwise, "exp"},
+    {"linalg.broadcast", OpRole::Broadcast, ""},
+    {"tensor.splat", OpRole::Broadcast, ""},
+    {"linalg.reduce", OpRole::Reduce, ""},
+    {"linalg.yield", OpRole::Reduce, ""},
+    {"arith.constant", OpRole::Init, ""},
+    {"tensor.empty", OpRole::Init, ""},
+    {"linalg.fill", OpRole::Init, ""},
+    {"tensor.collapse_shape", OpRole::ShapeCast, ""},
+};
+
+/// Ops known to be outside the coverage, with what the scheduler lacks.
+static const std::pair<StringLiteral, StringLiteral> kMissing[] = {
+    {"linalg.matmul", "matrix-unit scheduling"},
+    {"linalg.batch_matmul", "matrix-unit scheduling"},
+    {"linalg.transpose", "transposing transfers"},
+    {"linalg.generic", "generic bodies"},
+    {"ktdp.construct_indirect_access_tile", "indirect (gather/scatter) transfers"},
+    {"ktdp.construct_distributed_memory_view", "transfers over distributed views"},
+    {"ktdp.runtime_arg_extract", "launch-time sizes (runtime_arg)"},
+    {"ktdp.inter_tile_produce", "experimental inter-tile communication"},
+    {"ktdp.inter_tile_reduce", "experimental inter-tile communication"},
+    {"ktdp.inter_tile_consume", "experimental inter-tile communication"},
+    {"tensor.extract", "scalar extraction from tensors"},
+    {"tensor.insert", "scalar insertion into tensors"},
+    {"tensor.expand_shape", "reshapes of computed tensors"},
+    {"scf.if", "data-dependent control flow"},
+    {"scf.while", "data-dependent loops"},
+    {"math.rsqrt", "an rsqrt op class in the table"},
+    {"math.sqrt", "a sqrt op class in the table"},
+};
+
+ArrayRef<OpSupport> ktflow::ktsched::supportedOps() { return kSupportedOps; }
+
+const OpSupport *ktflow::ktsched::lookupOpSupport(StringRef name) {
+  for (const OpSupport &entry : kSupportedOps)
+    if (entry.name == name)
+      return &entry;
+  return nullptr;
+}
+
+const OpSupport *ktflow::ktsched::lookupOpSupport(Operation *op) {
+  return lookupOpSupport(op->getName().getStringRef());
+}
+
+static bool isScheduledFloat(Type type) { return type.isF16() || type.isF32() || type.isBF16(); }
+
+/// Tensors the scheduler moves: static shape, f16/bf16/f32 elements.
+static LogicalResult checkTensor(Operation *op, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return success();
+  if (!tensor.hasStaticShape())
+    return op->emitError("'") << op->getName() << "' on " << type
+                              << " not supported: scheduling needs static shapes";
+  if (!isScheduledFloat(tensor.getElementType()))
+    return op->emitError("'") << op->getName() << "' on " << type
+                              << " not supported: compute bodies need f16, bf16 or f32";
+  return success();
+}
+
+static LogicalResult checkAccessTile(ktdp::ConstructAccessTileOp tile) {
+  if (tile.hasTensorBase())
+    return tile.emitError("'ktdp.construct_access_tile' over a tensor value not supported: "
+                          "transfers need a memory view");
+  if (!tile.getSymbolOperands().empty())
+    return tile.emitError("'ktdp.construct_access_tile' with symbols(...) not supported: "
+                          "tile sets must be static");
+  auto perm = tile.getOrderPermutation();
+  if (!perm || !llvm::equal(*perm, llvm::seq<unsigned>(0, perm->size())))
+    return tile.emitError("'ktdp.construct_access_tile' with a non-identity "
+                          "access_tile_order not supported: transposing transfers are missing");
+  ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
+  if (!box.isBounded())
+    return tile.emitError("'ktdp.construct_access_tile' with an empty or unbounded set "
+                          "not supported");
+  int64_t boxPoints = 1, points = 0;
+  for (int64_t e : box.getExtents())
+    boxPoints *= e;
+  (void)ktdp::forEachPoint(tile.getAccessTileSet(), {}, [&](ArrayRef<int64_t>) {
+    ++points;
+    return points <= boxPoints;
+  });
+  if (points != boxPoints)
+    return tile.emitError("'ktdp.construct_access_tile' with a non-rectangular set not "
+                          "supported: transfers of tiles with holes are missing");
+  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  if (!view)
+    return tile.emitError("'ktdp.construct_access_tile' base is not a "
+                          "ktdp.construct_memory_view: only plain views are supported");
+  return success();
+}
+
+static LogicalResult checkView(ktdp::ConstructMemoryViewOp view) {
+  if (!view.getMemorySpace().isGlobal())
+    return view.emitError("'ktdp.construct_memory_view' in ")
+           << view.getMemorySpace()
+           << " not supported: program-owned scratchpad staging is missing";
+  if (!view.getSizes().empty() || !view.getStrides().empty())
+    return view.emitError("'ktdp.construct_memory_view' with SSA sizes or strides not "
+                          "supported: scheduling needs static shapes");
+  if (!view.getCoordinateSet())
+    return view.emitError("'ktdp.construct_memory_view' without coordinate_set not supported");
+  ktdp::BoundingBox box = ktdp::computeBoundingBox(*view.getCoordinateSet());
+  if (!box.isBounded())
+    return view.emitError("'ktdp.construct_memory_view' with an unbounded coordinate_set "
+                          "not supported");
+  if (!isScheduledFloat(view.getElementType()))
+    return view.emitError("'ktdp.construct_memory_view' of ")
+           << view.getElementType() << " not supported: compute bodies need f16, bf16 or f32";
+  return success();
+}
+
+static LogicalResult checkReduce(linalg::ReduceOp reduce) {
+  if (reduce.getInputs().size() != 1 || reduce.getInits().size() != 1)
+    return reduce.emitError("'linalg.reduce' with several inputs not supported");
+  if (reduce.getDimensions().size() != 1)
+    return reduce.emitError("'linalg.reduce' over several dimensions not supported");
+  Block &body = reduce.getCombiner().front();
+  if (body.getOperations().size() != 2)
+    return reduce.emitError("'linalg.reduce' combiner must be one add, max or min op");
+  Operation &combiner = body.front();
+  StringRef name = combiner.getName().getStringRef();
+  if (name != "arith.addf" && name != "arith.maximumf" && name != "arith.maxnumf" &&
+      name != "arith.minimumf" && name != "arith.minnumf")
+    return combiner.emitError("'") << name
+                                   << "' as a reduction combiner not supported: "
+                                      "combiners are add, max and min";
+  for (Operation *user : reduce->getUsers())
+    if (!isa<ktdp::StoreOp>(user))
+      return user->emitError("use of a 'linalg.reduce' result by '")
+             << user->getName()
+             << "' not supported: computing on reduced values needs a second pass";
+  return success();
+}
+
+LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
+  const OpSupport *entry = lookupOpSupport(op);
+  if (!entry) {
+    StringRef name = op->getName().getStringRef();
+    for (const auto &[missing, what] : kMissing)
+      if (missing == name)
+        return op->emitError("'") << name << "' not supported by the scheduler: " << what
+                                  << " is missing";
+    return op->emitError("'") << name
+                              << "' not supported by the scheduler: it is not in the "
+                                 "supported-op table";
+  }
+  for (Type type : op->getResultTypes())
+    if (failed(checkTensor(op, type)))
+      return failure();
+  for (Type type : op->getOperandTypes())
+    if (failed(checkTensor(op, type)))
+      return failure();
+
+  if (auto func = dyn_cast<func::FuncOp>(op)) {
+    for (Type arg : func.getArgumentTypes())
+      if (!arg.isIndex() && !isScheduledFloat(arg))
+        return func.emitError("kernel argument of type ")
+               << arg << " not supported: arguments are index base addresses or f16/bf16/f32 scalars";
+    if (func.getNumResults() != 0)
+      return func.emitError("kernel with results not supported");
+    return success();
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    if (loop.getNumRegionIterArgs() != 0)
+      return loop.emitError("'scf.for' with iter_args not supported: loop-carried values "
+                            "are missing");
+    if (loop->getParentOfType<scf::ForOp>())
+      return loop.emitError("nested 'scf.for' not supported: one loop level is scheduled");
+    if (failed(traceAffineIndex(loop.getLowerBound(), {})) ||
+        failed(traceAffineIndex(loop.getUpperBound(), {})))
+      return loop.emitError("'scf.for' bounds must be affine in the grid coordinates");
+    auto step = getConstantIntValue(loop.getStep());
+    if (!step || *step <= 0)
+      return loop.emitError("'scf.for' step must be a positive constant");
+    return success();
+  }
+  if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(op))
+    return checkView(view);
+  if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op)) {
+    if (failed(checkAccessTile(tile)))
+      return failure();
+    Value iv;
+    if (auto loop = tile->getParentOfType<scf::ForOp>())
+      iv = loop.getInductionVar();
+    for (Value index : tile.getIndices())
+      if (failed(traceAffineIndex(index, iv)))
+        return tile.emitError("'ktdp.construct_access_tile' subscript not supported: it must "
+                              "be affine in the grid coordinates and the loop variable");
+    return success();
+  }
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
+    return checkReduce(reduce);
+  if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
+    Value input = splat.getInput();
+    if (!isa<BlockArgument>(input) && !input.getDefiningOp<arith::ConstantOp>())
+      return splat.emitError("'tensor.splat' of a computed scalar not supported: splat a "
+                             "kernel argument or a constant");
+    return success();
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    if (collapse.getResultType().getRank() != 0)
+      return collapse.emitError("'tensor.collapse_shape' to rank > 0 not supported: only a "
+                                "one-element tile collapsed to a scalar");
+    return success();
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (isa<RankedTensorType>(constant.getType()) && (!dense || !dense.isSplat()))
+      return constant.emitError("non-splat tensor constant not supported");
+    return success();
+  }
+  return success();
+}

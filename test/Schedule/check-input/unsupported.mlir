@@ -1,0 +1,94 @@
+// Negative twin: each construct outside the coverage is rejected by the
+// input check with a diagnostic naming the op and what is missing.
+// RUN: ktflow-opt %s -split-input-file -verify-diagnostics -ktsched-check-input
+
+func.func @iter_args(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  // expected-error @+1 {{'scf.for' with iter_args not supported: loop-carried values are missing}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<4xf16>) {
+    scf.yield %acc : tensor<4xf16>
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument of type 'tensor<8x8xf16>' not supported}}
+func.func @tensor_argument(%a: tensor<8x8xf16>) {
+  return
+}
+
+// -----
+
+func.func @mm() {
+  %a = arith.constant dense<1.0> : tensor<8x8xf16>
+  %c = arith.constant dense<0.0> : tensor<8x8xf16>
+  // expected-error @+1 {{'linalg.matmul' not supported by the scheduler: matrix-unit scheduling is missing}}
+  %r = linalg.matmul ins(%a, %a : tensor<8x8xf16>, tensor<8x8xf16>) outs(%c : tensor<8x8xf16>) -> tensor<8x8xf16>
+  return
+}
+
+// -----
+
+func.func @transposed(%x: index) {
+  %c0 = arith.constant 0 : index
+  %v = ktdp.construct_memory_view %x, sizes: [8, 16], strides: [16, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<8x16xf16>
+  // expected-error @+1 {{non-identity access_tile_order not supported: transposing transfers are missing}}
+  %t = ktdp.construct_access_tile %v[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d1, d0)>} : memref<8x16xf16> -> !ktdp.access_tile<16x8xindex>
+  return
+}
+
+// -----
+
+func.func @local(%x: index) {
+  // expected-error @+1 {{'ktdp.construct_memory_view' in #ktdp.memory_space<ct_local> not supported: program-owned scratchpad staging is missing}}
+  %v = ktdp.construct_memory_view %x, sizes: [8], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<8xf16>
+  return
+}
+
+// -----
+
+func.func @extract(%t: index) {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tensor.extract' not supported by the scheduler: scalar extraction from tensors is missing}}
+  %e = tensor.extract %z[%c0] : tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @dynamic_tensor(%n: index) {
+  // expected-error @+1 {{'tensor.empty' on 'tensor<?xf16>' not supported: scheduling needs static shapes}}
+  %e = tensor.empty(%n) : tensor<?xf16>
+  return
+}
+
+// -----
+
+func.func @integer_math() {
+  // expected-error @+1 {{'arith.constant' on 'tensor<4xi32>' not supported: compute bodies need f16, bf16 or f32}}
+  %z = arith.constant dense<0> : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @reused_reduction() {
+  %x = arith.constant dense<1.0> : tensor<4x8xf16>
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<4x8xf16>) outs(%z : tensor<4xf16>) dimensions = [1]
+  %e = tensor.empty() : tensor<4x8xf16>
+  // expected-error @+1 {{use of a 'linalg.reduce' result by 'linalg.broadcast' not supported: computing on reduced values needs a second pass}}
+  %w = linalg.broadcast ins(%s : tensor<4xf16>) outs(%e : tensor<4x8xf16>) dimensions = [1]
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument of type '!ktdp.runtime_arg<index, granularity=4>' not supported}}
+func.func @runtime(%m: !ktdp.runtime_arg<index, granularity=4>) {
+  return
+}
