@@ -179,6 +179,14 @@ BoundingBox ktflow::ktdp::computeBoundingBox(IntegerSet set,
       box.unboundedDim = dim;
       return box;
     }
+    // Bounds beyond +-2^62 cannot be coordinates (and would overflow the
+    // search below); treat them as unbounded.
+    const DynamicAPInt limit(int64_t(1) << 62);
+    if (*minOpt < -limit || *maxOpt > limit) {
+      box.status = BoundingBox::Status::Unbounded;
+      box.unboundedDim = dim;
+      return box;
+    }
     int64_t lo = int64_t(*minOpt), hi = int64_t(*maxOpt);
     // Tighten the lower end: smallest v in [lo, hi] with a point <= v.
     int64_t a = lo, b = hi;
@@ -265,4 +273,35 @@ ktflow::ktdp::forEachPoint(IntegerSet set, ArrayRef<int64_t> symbols,
       return success();
     ++point[d];
   }
+}
+
+LogicalResult ktflow::ktdp::forEachTilePoint(
+    IntegerSet set, ArrayRef<unsigned> perm, ArrayRef<int64_t> symbols,
+    function_ref<bool(ArrayRef<int64_t>, ArrayRef<int64_t>)> fn) {
+  unsigned n = set.getNumDims();
+  if (perm.size() != n)
+    return failure();
+  // Q = order(S): rename set dimension perm[i] to i, then enumerate Q in its
+  // own lexicographic order.
+  SmallVector<AffineExpr> dimRepl(n);
+  for (unsigned i = 0; i < n; ++i)
+    dimRepl[perm[i]] = getAffineDimExpr(i, set.getContext());
+  SmallVector<AffineExpr> symRepl;
+  for (unsigned i = 0; i < set.getNumSymbols(); ++i)
+    symRepl.push_back(getAffineSymbolExpr(i, set.getContext()));
+  IntegerSet ordered =
+      set.replaceDimsAndSymbols(dimRepl, symRepl, n, set.getNumSymbols());
+  BoundingBox box = computeBoundingBox(ordered, symbols);
+  if (box.status == BoundingBox::Status::Empty)
+    return success();
+  if (!box.isBounded())
+    return failure();
+  SmallVector<int64_t> point(n), position(n);
+  return forEachPoint(ordered, symbols, [&](ArrayRef<int64_t> q) {
+    for (unsigned i = 0; i < n; ++i) {
+      point[perm[i]] = q[i];
+      position[i] = q[i] - box.lower[i];
+    }
+    return fn(point, position);
+  });
 }

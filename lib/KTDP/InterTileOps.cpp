@@ -82,6 +82,63 @@ collectProducers(IntegerSet groups, IntegerSet producers,
 }
 
 //===----------------------------------------------------------------------===//
+// The future type in op syntax
+//===----------------------------------------------------------------------===//
+
+// MLIR's lexer requires the body of a type written `!dialect.name<...>` to
+// have balanced brackets and takes the `>` of `>=` as a closing bracket, so
+// `!ktdp.tile_future<(...), groups = affine_set<(g) : (g >= 0)>>` fails in
+// the generic type parser before the dialect sees it. The stripped form
+// `<...>` is parsed by TileFutureType::parse directly and has no such limit.
+// In the op positions of spec §3.4 the full form is accepted too: the generic
+// parser is tried with its diagnostics held back; when it fails on the body,
+// it has consumed only the `!ktdp.tile_future` token, and the body is then
+// parsed as the stripped form.
+ParseResult ktflow::ktdp::detail::parseFutureType(OpAsmParser &parser,
+                                                  Type &type) {
+  static constexpr StringLiteral kFullName = "!ktdp.tile_future";
+  SMLoc loc = parser.getCurrentLocation();
+  const char *text = loc.getPointer();
+  if (text && StringRef(text).starts_with(kFullName)) {
+    SmallVector<std::pair<Location, std::string>> heldBack;
+    Type generic;
+    ParseResult parsed = success();
+    {
+      ScopedDiagnosticHandler holdBack(
+          parser.getContext(), [&](Diagnostic &diag) {
+            heldBack.emplace_back(diag.getLocation(), diag.str());
+            return success();
+          });
+      parsed = parser.parseType(generic);
+    }
+    if (succeeded(parsed)) {
+      if (!isa<TileFutureType>(generic))
+        return parser.emitError(loc) << "expected a tile_future type, got "
+                                     << generic;
+      type = generic;
+      return success();
+    }
+    bool atBody = parser.getCurrentLocation().getPointer() ==
+                  text + kFullName.size();
+    if (!atBody) {
+      for (auto &[diagLoc, message] : heldBack)
+        mlir::emitError(diagLoc) << message;
+      return failure();
+    }
+  }
+  TileFutureType future;
+  if (parser.parseCustomTypeWithFallback(future))
+    return failure();
+  type = future;
+  return success();
+}
+
+void ktflow::ktdp::detail::printFutureType(OpAsmPrinter &printer,
+                                           Operation *, Type type) {
+  printer.printStrippedAttrOrType(cast<TileFutureType>(type));
+}
+
+//===----------------------------------------------------------------------===//
 // inter_tile_produce
 //===----------------------------------------------------------------------===//
 
@@ -102,9 +159,10 @@ ParseResult InterTileProduceOp::parse(OpAsmParser &parser,
     if (parser.parseType(legacyPartial))
       return failure();
   }
-  TileFutureType future;
-  if (parser.parseArrow() || parser.parseCustomTypeWithFallback(future))
+  Type futureType;
+  if (parser.parseArrow() || parseFutureType(parser, futureType))
     return failure();
+  auto future = cast<TileFutureType>(futureType);
   if (legacyPartial && (future.getPartialTypes().size() != 1 ||
                         future.getPartialTypes()[0] != legacyPartial))
     return parser.emitError(legacyLoc)
@@ -145,6 +203,10 @@ LogicalResult InterTileProduceOp::verify() {
                          << std::distance(getResult().use_begin(),
                                           getResult().use_end())
                          << " (spec §5.9)";
+  BoundingBox groupsBox = computeBoundingBox(getType().getGroups());
+  if (groupsBox.status == BoundingBox::Status::Unbounded)
+    return emitOpError() << "the tile_future's groups set is unbounded "
+                            "(spec §4.2)";
   // P(g) of distinct groups must be disjoint.
   auto perGroup =
       collectProducers(getType().getGroups(), producers, getTileCount(*this));

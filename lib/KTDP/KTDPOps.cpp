@@ -16,7 +16,9 @@ using namespace mlir;
 using namespace ktflow::ktdp;
 using namespace ktflow::ktdp::detail;
 
+using ktflow::ktdp::detail::parseFutureType;
 using ktflow::ktdp::detail::parseLabeledIndexList;
+using ktflow::ktdp::detail::printFutureType;
 using ktflow::ktdp::detail::printLabeledIndexList;
 
 #define GET_OP_CLASSES

@@ -74,11 +74,20 @@ LogicalResult ConstructMemoryViewOp::verify() {
     return emitOpError() << "result memref has rank " << type.getRank()
                          << " but sizes/strides describe rank " << rank
                          << " (spec §5.2 rule 2)";
-  // Rule 3.
+  // Rule 3. An SSA size opposite a static dimension is a run-time check,
+  // unless the SSA value is a known constant.
+  SmallVector<OpFoldResult> mixedSizes = getMixedSizes();
   for (unsigned k = 0; k < rank; ++k) {
     int64_t dim = type.getDimSize(k);
-    if (ShapedType::isDynamic(sizes[k]))
+    if (ShapedType::isDynamic(sizes[k])) {
+      std::optional<int64_t> known = getConstantIntValue(mixedSizes[k]);
+      if (known && !ShapedType::isDynamic(dim) && *known != dim)
+        return emitOpError() << "size operand of dimension " << k
+                             << " is the constant " << *known
+                             << " but the result's dimension is " << dim
+                             << " (spec §5.2 rule 3)";
       continue;
+    }
     if (ShapedType::isDynamic(dim))
       return emitOpError() << "result dimension " << k
                            << " is '?' and needs an SSA size, got the "

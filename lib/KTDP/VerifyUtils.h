@@ -38,6 +38,14 @@ void printLabeledIndexList(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                            llvm::StringRef label, mlir::OperandRange values,
                            llvm::ArrayRef<int64_t> integers);
 
+/// Custom directive `custom<FutureType>(type($future))`: a tile_future type
+/// in the full or the stripped form. Unlike the generic type parser, it
+/// accepts the full form with an inline set containing `>=` (see
+/// InterTileOps.cpp). Prints the stripped form.
+mlir::ParseResult parseFutureType(mlir::OpAsmParser &parser, mlir::Type &type);
+void printFutureType(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                     mlir::Type type);
+
 } // namespace ktflow::ktdp::detail
 
 #endif // KTFLOW_LIB_KTDP_VERIFYUTILS_H

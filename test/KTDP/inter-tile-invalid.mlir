@@ -244,3 +244,17 @@ func.func @f(%p: tensor<1xf16>) attributes {grid = [4]} {
   %c = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = #pairs, producer_dependency_per_consumer = affine_set<(p)[c] : (p - c >= 0)> : <(tensor<1xf16>), groups = #two> -> tensor<1xf16>
   return
 }
+
+// -----
+
+#pairs = affine_set<(i)[g] : (i - 2*g >= 0, -i + 2*g + 1 >= 0)>
+#all = affine_set<(g) : (g >= 0)>
+func.func @f(%p: tensor<1xf16>) attributes {grid = [4]} {
+  // expected-error @+1 {{the tile_future's groups set is unbounded (spec §4.2)}}
+  %f = ktdp.inter_tile_produce producer_tiles_per_group = #pairs -> <(tensor<1xf16>), groups = #all> {
+  ^bb0(%gid: index):
+    ktdp.yield_partial %p : tensor<1xf16>
+  }
+  %c = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = #pairs, producer_dependency_per_consumer = affine_set<(p)[c] : (p - c == 0)> : <(tensor<1xf16>), groups = #all> -> tensor<1xf16>
+  return
+}

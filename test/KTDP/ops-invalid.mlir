@@ -641,3 +641,53 @@ func.func @f(%r: !ktdp.runtime_arg<index>) {
   %m = ktdp.runtime_arg_extract size from %r : <index> -> index
   return
 }
+
+// -----
+
+// The result type of an access-tile constructor must be written in full.
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%v: memref<16xf16>, %i: index) {
+  // expected-error @+1 {{expected non-function type}}
+  %t = ktdp.construct_access_tile %v[%i] {access_tile_set = #s, access_tile_order = #id} : memref<16xf16> -> <16xindex>
+  return
+}
+
+// -----
+
+// An SSA size that is a known constant must match a static dimension.
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
+func.func @f(%a: index) {
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{size operand of dimension 0 is the constant 8 but the result's dimension is 16 (spec §5.2 rule 3)}}
+  %v = ktdp.construct_memory_view %a, sizes: [%c8], strides: [1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<32xf16>) {
+  // expected-error @+1 {{operand #0 must be variadic of memref of any type values, but got 'tensor<32xf16>'}}
+  %w = ktdp.construct_distributed_memory_view(%t : tensor<32xf16>) : memref<32xf16>
+  return
+}
+
+// -----
+
+// Rule 5.5.9: an indirectly loaded index is a whole subscript; it cannot be
+// combined with anything.
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%tab: memref<64xf16>, %ids: memref<16xi32>) {
+  // expected-error @+1 {{expected ']'}}
+  %g = ktdp.construct_indirect_access_tile intermediate_variables(%i) %tab[ind(%ids[%i]) + 1] {variables_space_set = #s, variables_space_order = #id} : memref<64xf16>, memref<16xi32> -> !ktdp.access_tile<8xindex>
+  return
+}
+
+// -----
+
+func.func @f(%t: !ktdp.access_tile<8xindex>) {
+  // expected-error @+1 {{invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf16>'}}
+  %v = ktdp.load %t : <8xindex> -> tensor<*xf16>
+  return
+}

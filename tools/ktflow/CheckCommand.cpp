@@ -7,6 +7,8 @@
 #include "Command.h"
 
 #include "ktflow/InitAll.h"
+#include "ktflow/KTDP/KTDPOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -30,6 +32,9 @@ static int runCheck() {
   mlir::DialectRegistry registry;
   ktflow::registerAllDialects(registry);
   mlir::MLIRContext context(registry);
+  // The diagnostic's own location and text say what is wrong; the generic
+  // dump of the offending op would only repeat it.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   std::string error;
@@ -42,6 +47,14 @@ static int runCheck() {
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)
+    return 1;
+  // The op verifiers read `grid` where they need it; a malformed grid on a
+  // kernel with no such op is still an error of the kernel.
+  bool gridOk = true;
+  module->walk([&](mlir::FunctionOpInterface func) {
+    gridOk &= mlir::succeeded(ktflow::ktdp::verifyKernelGrid(func));
+  });
+  if (!gridOk)
     return 1;
   if (checkPrint)
     module->print(llvm::outs());

@@ -91,6 +91,18 @@ mlir::LogicalResult
 forEachPoint(mlir::IntegerSet set, llvm::ArrayRef<int64_t> symbols,
              llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> fn);
 
+/// Enumerates the points `p` of an access tile's set in the order of spec
+/// §5.4: lexicographic in `order(p)` for the permutation order `perm`. `fn`
+/// receives the set point `p` and its tile position `order(p) - qlo`. Fails
+/// when the set is not bounded after binding; stops early if `fn` returns
+/// false.
+mlir::LogicalResult forEachTilePoint(
+    mlir::IntegerSet set, llvm::ArrayRef<unsigned> perm,
+    llvm::ArrayRef<int64_t> symbols,
+    llvm::function_ref<bool(llvm::ArrayRef<int64_t> point,
+                            llvm::ArrayRef<int64_t> position)>
+        fn);
+
 } // namespace ktflow::ktdp
 
 #endif // KTFLOW_KTDP_INTEGERSETUTILS_H

@@ -324,7 +324,7 @@ def KTDP_InterTileReduceOp : KTDP_Op<"inter_tile_reduce", [
     `(` $future `)` `consumer_tiles_per_group` `=` $consumer_tiles_per_group `,`
     (`producer_dependency_per_consumer` `=` $producer_dependency_per_consumer^ `,`)?
     `identity` `(` ($identity^ `:` type($identity))? `)`
-    attr-dict `:` type($future) `->` type($results) $combiner
+    attr-dict `:` custom<FutureType>(type($future)) `->` type($results) $combiner
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
@@ -342,7 +342,7 @@ def KTDP_InterTileConsumeOp : KTDP_Op<"inter_tile_consume", [
   let assemblyFormat = [{
     `(` $future `)` `consumer_tiles_per_group` `=` $consumer_tiles_per_group
     (`,` `producer_dependency_per_consumer` `=` $producer_dependency_per_consumer^)?
-    attr-dict `:` type($future) `->` type($results)
+    attr-dict `:` custom<FutureType>(type($future)) `->` type($results)
   }];
   let hasVerifier = 1;
 }
