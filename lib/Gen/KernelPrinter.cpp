@@ -171,9 +171,10 @@ void Printer::printHeader(llvm::raw_ostream &os) {
   os << spec.cols << ", grid [";
   for (size_t i = 0; i < spec.grid.size(); ++i)
     os << (i ? ", " : "") << spec.grid[i];
-  os << "], " << distributionName(spec.distribution) << ", tile " << shapeText(tileShape())
-     << elemTypeName(spec.computeType) << " (computed in " << elemTypeName(spec.computeType)
-     << ").\n";
+  std::string tile = shapeText(tileShape());
+  tile.pop_back(); // the trailing 'x'
+  os << "], " << distributionName(spec.distribution) << ", tile " << tile << ", computed in "
+     << elemTypeName(spec.computeType) << ".\n";
   os << "// Arguments (base addresses in elements of the buffer's type, global memory):\n";
   for (const Buffer &b : spec.buffers) {
     llvm::SmallVector<int64_t, 2> shape = bufferShape(b);
