@@ -25,9 +25,9 @@ demo: build
 # (KTFLOW_SANITIZE) in its own build directory.
 ASAN_BUILD ?= build-asan
 test-asan: deps fuzz-deps
-	cmake -G Ninja -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKTFLOW_SANITIZE=ON
+	cmake -G Ninja -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DKTFLOW_SANITIZE=ON
 	ninja -C $(ASAN_BUILD) -j $(JOBS)
-	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=0} UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1} \
+	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0} UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1} \
 	  ninja -C $(ASAN_BUILD) check
 
 # libFuzzer targets (fuzz/), each run for FUZZ_SECONDS; see docs/testing.md.
@@ -37,7 +37,7 @@ fuzz-deps:
 	./scripts/install-fuzz-deps.sh
 
 fuzz-build: deps fuzz-deps
-	cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKTFLOW_FUZZ=ON
+	cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DKTFLOW_FUZZ=ON
 	ninja -C $(FUZZ_BUILD) -j $(JOBS) fuzzers ktflow
 
 fuzz: fuzz-build

@@ -4,7 +4,11 @@
 # Corpora grow in BUILD_DIR/fuzz-corpus/<target> (kept between runs) and are
 # seeded from the shipped KTIR examples, generated kernels and arch/; crash
 # inputs land in BUILD_DIR/fuzz-artifacts/<target>/. Exits non-zero when a
-# target found a crash, a leak or a timeout.
+# target found a crash, a leak or a timeout. FUZZ_KEEP_GOING=1 keeps fuzzing
+# after a finding (libFuzzer's fork mode), to collect several per run.
+# User poisoning is off by default: Debian's libLLVM is not instrumented, and
+# its allocator and the instrumented build's copies of the same inline code
+# disagree about poisoned slabs (false use-after-poison in MLIR's parser).
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,11 +51,15 @@ for target in "${targets[@]}"; do
   [ -f "$src/fuzz/$target.dict" ] && dict=(-dict="$src/fuzz/$target.dict")
   log="$build/fuzz-$target.log"
   echo "run-fuzzers: $target for ${seconds}s (log: $log)"
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$bin" "${dict[@]}" \
+  keep=()
+  [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0} "$bin" "${dict[@]}" "${keep[@]}" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$seeds" >"$log" 2>&1
   rc=$?
   runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  # Fork mode reports progress as "#RUNS: cov: ..." lines instead.
+  [ -z "$runs" ] && runs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
   echo "run-fuzzers: $target: exit $rc, ${runs:-?} executions, corpus $(ls "$corpus" | wc -l) files"
   if [ $rc -ne 0 ]; then
     status=1
