@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps configure build test demo bench clean
+.PHONY: deps configure build test demo bench clean test-asan fuzz-deps fuzz-build fuzz
 
 deps:
 	./scripts/install-deps.sh
@@ -20,6 +20,28 @@ test: build
 
 demo: build
 	./$(BUILD)/bin/ktflow check --print examples/vector_arith.mlir
+
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+# (KTFLOW_SANITIZE) in its own build directory.
+ASAN_BUILD ?= build-asan
+test-asan: deps fuzz-deps
+	cmake -G Ninja -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DKTFLOW_SANITIZE=ON
+	ninja -C $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0} UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1} \
+	  ninja -C $(ASAN_BUILD) check
+
+# libFuzzer targets (fuzz/), each run for FUZZ_SECONDS; see docs/testing.md.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz-deps:
+	./scripts/install-fuzz-deps.sh
+
+fuzz-build: deps fuzz-deps
+	cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Release -DKTFLOW_FUZZ=ON
+	ninja -C $(FUZZ_BUILD) -j $(JOBS) fuzzers ktflow
+
+fuzz: fuzz-build
+	./scripts/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD)

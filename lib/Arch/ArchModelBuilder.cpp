@@ -21,6 +21,9 @@ using namespace ktflow::arch;
 
 namespace ktflow::arch {
 
+/// Device-wide instances of one group the model enumerates at most.
+constexpr int64_t kMaxGroupInstances = int64_t(1) << 12;
+
 class ArchModelBuilder {
 public:
   ArchModelBuilder(ktarch::DeviceOp device, ArchModel &model)
@@ -92,6 +95,17 @@ void ArchModelBuilder::collect(Block &body, GroupId scope) {
           // The group verifier rejects counts below 1; the model must not
           // divide by zero even when built from an unverified device.
           info.count = std::max<int64_t>(group.getCount(), 1);
+          // The model enumerates every instance (routes search the instance
+          // graph), so the device-wide count is bounded: a huge count would
+          // exhaust memory (found by fuzz/arch-fuzzer) or overflow.
+          int64_t outer = model.instanceCount(scope);
+          if (info.count > kMaxGroupInstances / outer) {
+            error(group) << "group @" << group.getSymName() << " has " << group.getCount()
+                         << " instances in each of " << outer
+                         << " enclosing instances; ktflow models at most "
+                         << kMaxGroupInstances << " instances of a group on the device";
+            info.count = 1;
+          }
           info.parent = scope;
           info.depth = model.groupList[scope].depth + 1;
           info.loc = group.getLoc();

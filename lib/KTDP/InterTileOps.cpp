@@ -99,27 +99,30 @@ ParseResult ktflow::ktdp::detail::parseFutureType(OpAsmParser &parser,
   static constexpr StringLiteral kFullName = "!ktdp.tile_future";
   SMLoc loc = parser.getCurrentLocation();
   const char *text = loc.getPointer();
-  if (text && StringRef(text).starts_with(kFullName)) {
-    SmallVector<std::pair<Location, std::string>> heldBack;
-    Type generic;
-    ParseResult parsed = success();
-    {
-      ScopedDiagnosticHandler holdBack(
-          parser.getContext(), [&](Diagnostic &diag) {
-            heldBack.emplace_back(diag.getLocation(), diag.str());
-            return success();
-          });
-      parsed = parser.parseType(generic);
-    }
-    if (succeeded(parsed)) {
+  // parseOptionalType does not start at the `<` of the stripped form. The
+  // text is not read before the parser has consumed it: a buffer parsed from
+  // a string need not be NUL-terminated (found by fuzz/ktir-fuzzer).
+  SmallVector<std::pair<Location, std::string>> heldBack;
+  Type generic;
+  OptionalParseResult parsed;
+  {
+    ScopedDiagnosticHandler holdBack(parser.getContext(), [&](Diagnostic &diag) {
+      heldBack.emplace_back(diag.getLocation(), diag.str());
+      return success();
+    });
+    parsed = parser.parseOptionalType(generic);
+  }
+  if (parsed.has_value()) {
+    if (succeeded(*parsed)) {
       if (!isa<TileFutureType>(generic))
         return parser.emitError(loc) << "expected a tile_future type, got "
                                      << generic;
       type = generic;
       return success();
     }
-    bool atBody = parser.getCurrentLocation().getPointer() ==
-                  text + kFullName.size();
+    bool atBody =
+        parser.getCurrentLocation().getPointer() == text + kFullName.size() &&
+        StringRef(text, kFullName.size()) == kFullName;
     if (!atBody) {
       for (auto &[diagLoc, message] : heldBack)
         mlir::emitError(diagLoc) << message;

@@ -120,8 +120,12 @@ LogicalResult ConstructMemoryViewOp::verify() {
                               "supported (spec §5.2 rule 7)";
 
   std::optional<IntegerSet> set = getCoordinateSet();
+  // Warnings go to the location, not the op: an op-attached warning prints
+  // the op, printing verifies it, and verifying warns again — unbounded
+  // recursion whenever the context prints ops on diagnostics (found by
+  // fuzz/ktir-fuzzer).
   if (!set) {
-    emitWarning() << "has no coordinate_set; it is treated as the box "
+    mlir::emitWarning(getLoc()) << "'" << getOperationName() << "' op has no coordinate_set; it is treated as the box "
                      "[0, size_k) (spec §5.2 rule 4)";
     return success();
   }
@@ -147,7 +151,8 @@ LogicalResult ConstructMemoryViewOp::verify() {
   SmallVector<int64_t> extents = box.getExtents();
   for (unsigned k = 0; k < rank; ++k)
     if (!ShapedType::isDynamic(sizes[k]) && extents[k] > sizes[k]) {
-      emitWarning() << "coordinate_set spans " << extents[k]
+      mlir::emitWarning(getLoc()) << "'" << getOperationName() << "' op coordinate_set spans "
+                                  << extents[k]
                     << " coordinates in dimension " << k
                     << ", more than the size " << sizes[k]
                     << "; the extra points are masked (spec §5.2 rule 8)";

@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <memory>
+
 using namespace mlir;
 using namespace ktflow::ktdp;
 
@@ -120,4 +123,33 @@ func.func @k(%tab: memref<64x128xf16>, %ids: memref<16xi32>, %base: index) {
             (SmallVector<int64_t>{11}));
   EXPECT_EQ(evaluateAffineMap(tile.getSubscriptMap(1), {3, 5}, {8}),
             (SmallVector<int64_t>{10}));
+}
+
+// A module parsed from a buffer that is not NUL-terminated (parseSourceString
+// does not require one) must be read only within the buffer. The tile_future
+// parser used to strlen() from the current token; under `make test-asan`
+// that is a heap-buffer-overflow on this input (found by fuzz/ktir-fuzzer).
+TEST_F(KTDPOpsTest, FutureTypeParserStaysInsideAnUnterminatedBuffer) {
+  std::string text = R"mlir(
+func.func @k(%p: tensor<1xf16>) attributes {grid = [4]} {
+  %f = ktdp.inter_tile_produce producer_tiles_per_group = affine_set<(i)[g] : (i - 2*g >= 0, -i + 2*g + 1 >= 0)>
+         -> !ktdp.tile_future<(tensor<1xf16>), groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>> {
+    ^bb0(%gid: index):
+      ktdp.yield_partial %p : tensor<1xf16>
+  }
+  %c = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = affine_set<(i)[g] : (i - 2*g >= 0, -i + 2*g + 1 >= 0)>,
+         producer_dependency_per_consumer = affine_set<(p)[c] : (p - c == 0)>
+     : !ktdp.tile_future<(tensor<1xf16>), groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>> -> tensor<1xf16>
+  return
+}
+)mlir";
+  // Exactly sized heap copies, ending at the type, in the type and after it.
+  for (size_t end : {text.find("!ktdp.tile_future"), text.find("tile_future") + 4,
+                     text.size()}) {
+    std::unique_ptr<char[]> exact(new char[end]);
+    std::memcpy(exact.get(), text.data(), end);
+    context.getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
+    OwningOpRef<ModuleOp> module = parse(StringRef(exact.get(), end));
+    EXPECT_EQ(bool(module), end == text.size()) << "buffer of " << end << " bytes";
+  }
 }

@@ -1,0 +1,29 @@
+//===- BenchKernel.h - the benchmark suite's kernels ------------*- C++ -*-===//
+//
+// The kernels of the benchmark suite (issue 7), each a KernelSpec chosen by
+// kind, shape, element type and grid. Rows are split in equal blocks over a
+// 1-D grid; a grid that does not divide the rows gets masked last tiles, as
+// any other generated kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_GEN_BENCHKERNEL_H
+#define KTFLOW_GEN_BENCHKERNEL_H
+
+#include "ktflow/Gen/KernelSpec.h"
+
+namespace ktflow::gen {
+
+enum class BenchKind { Add, Mul, Fma, Relu, BcastRow, BcastCol, BcastScalar, RowSum, RowMax };
+
+/// Every kind, in the order the suite lists them.
+llvm::ArrayRef<BenchKind> allBenchKinds();
+llvm::StringRef benchKindName(BenchKind kind);
+std::optional<BenchKind> parseBenchKind(llvm::StringRef name);
+
+/// The kernel `kind` on a rows x cols tensor of `type` over grid [tiles].
+KernelSpec benchKernel(BenchKind kind, int64_t rows, int64_t cols, ElemType type,
+                       int64_t tiles);
+
+} // namespace ktflow::gen
+
+#endif // KTFLOW_GEN_BENCHKERNEL_H

@@ -1,0 +1,142 @@
+//===- KernelSpec.h - structured description of a generated kernel -*- C++ -*-===//
+//
+// Generated kernels are built in two steps: a generator (random or bench)
+// fills a KernelSpec, and the printer (KernelPrinter.h) writes it as KTIR
+// text. The spec is the level at which kernels are chosen, compared and
+// later reduced (drop a node, shrink a shape, re-print), so it names only
+// decisions — shape, grid, work division, element types, the expression —
+// never SSA names or text.
+//
+// Safety is part of the vocabulary, not left to callers: SafeDiv divides by
+// `abs(b) + 1` and SafeExp exponentiates `min(x, 2)`, so every spec prints to
+// a kernel whose outputs are finite for finite inputs of moderate size.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_GEN_KERNELSPEC_H
+#define KTFLOW_GEN_KERNELSPEC_H
+
+#include "ktflow/Support/Units.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ktflow::gen {
+
+enum class ElemType { F16, F32 };
+llvm::StringRef elemTypeName(ElemType type);
+std::optional<ElemType> parseElemType(llvm::StringRef name);
+ElementSize elemSize(ElemType type);
+
+/// How the grid's tiles share the work. `lin` is the linear tile id
+/// `gx + GX*gy`; T the number of tiles.
+enum class Distribution {
+  /// Tile `lin` owns rows [lin*tr, lin*tr + tr), tr = ceil(R/T), all columns
+  /// (for rank 1: elements). The last tiles may be partly or fully masked.
+  RowBlocks,
+  /// Tile `lin` owns columns [lin*tc, lin*tc + tc), tc = ceil(C/T), all rows.
+  ColBlocks,
+  /// 2-D grid only: tile (gx, gy) owns the block at rows gx*tr, columns gy*tc,
+  /// tr = ceil(R/GX), tc = ceil(C/GY).
+  Blocks2D,
+  /// `scf.for %r = lin to R step T` (no iter_args): one row per iteration.
+  RowLoop,
+};
+llvm::StringRef distributionName(Distribution d);
+
+/// What a buffer holds, relative to the kernel's (rows x cols) shape.
+enum class BufferShape {
+  Full,   ///< rows x cols (rank 2) or cols (rank 1)
+  Row,    ///< one row vector [cols], broadcast along dimension 0
+  Column, ///< one column vector [rows], broadcast along dimension 1
+  Scalar, ///< a single element, broadcast to the whole tile
+};
+
+struct Buffer {
+  std::string name;
+  ElemType type;
+  BufferShape shape;
+  bool isOutput;
+};
+
+enum class NodeKind {
+  Load,     ///< the tile of a Full input buffer
+  Broadcast,///< a Row/Column/Scalar input buffer widened to the tile shape
+  Constant, ///< a splat constant of the tile shape
+  Unary,
+  Binary,
+};
+
+enum class UnaryOp {
+  Neg,
+  Abs,
+  Relu,    ///< max(x, 0)
+  SafeExp, ///< exp(min(x, 2))
+  Clamp,   ///< min(max(x, -value), value)
+};
+
+enum class BinaryOp { Add, Sub, Mul, SafeDiv, Max, Min };
+
+/// One value of the tile-shaped expression DAG. All node values have the
+/// kernel's compute type; leaves are cast from their buffer type on load.
+struct Node {
+  NodeKind kind;
+  UnaryOp unary = UnaryOp::Neg;
+  BinaryOp binary = BinaryOp::Add;
+  /// Operand node indices (earlier in KernelSpec::nodes).
+  llvm::SmallVector<unsigned, 2> operands;
+  /// Load/Broadcast: index into KernelSpec::buffers.
+  unsigned buffer = 0;
+  /// Constant: the splat value; Clamp: the bound. Printed with two decimals,
+  /// so generators choose values exactly representable in f16.
+  double value = 0;
+  /// Print elementwise binaries as linalg named ops instead of arith ops.
+  bool namedOp = false;
+};
+
+enum class OutputKind { Store, ReduceSum, ReduceMax, ReduceMin };
+
+struct Output {
+  OutputKind kind;
+  unsigned node;
+  unsigned buffer;
+  /// Reductions: print the explicit-region form instead of `{ arith.addf }`.
+  bool explicitCombiner = false;
+};
+
+struct KernelSpec {
+  std::string name = "kernel";
+  /// Free text printed in the header comment (how it was generated).
+  std::string origin;
+  unsigned rank = 2;
+  int64_t rows = 1; ///< ignored (1) for rank 1
+  int64_t cols = 1;
+  llvm::SmallVector<int64_t, 2> grid{1};
+  Distribution distribution = Distribution::RowBlocks;
+  /// The type the expression computes in; leaves are cast to it after
+  /// loading and stored values are cast back to their buffer's type.
+  ElemType computeType = ElemType::F16;
+  /// Reductions reduce over this dimension of the tile (rank 2 only).
+  unsigned reduceDim = 1;
+  /// RowLoop: load row and scalar operands once, before the loop.
+  bool hoistInvariantLoads = true;
+  std::vector<Buffer> buffers;
+  std::vector<Node> nodes;
+  std::vector<Output> outputs;
+
+  int64_t numTiles() const;
+  /// The per-tile tile shape implied by the distribution (tr, tc).
+  int64_t tileRows() const;
+  int64_t tileCols() const;
+  /// Returns an explanation when the spec breaks an invariant the printer
+  /// relies on (operand order, buffer roles, distribution vs. reductions).
+  std::optional<std::string> validate() const;
+};
+
+} // namespace ktflow::gen
+
+#endif // KTFLOW_GEN_KERNELSPEC_H

@@ -1,0 +1,35 @@
+//===- RandomKernel.h - random kernels within the scheduler's coverage -*- C++ -*-===//
+//
+// `randomKernel(seed, options)` draws a KernelSpec from a seed: the same seed
+// and options give the same kernel on every platform (the generator uses its
+// own integer PRNG, not <random>'s implementation-defined distributions).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_GEN_RANDOMKERNEL_H
+#define KTFLOW_GEN_RANDOMKERNEL_H
+
+#include "ktflow/Gen/KernelSpec.h"
+
+namespace ktflow::gen {
+
+struct RandomKernelOptions {
+  /// Upper bound on the number of grid tiles (product of the grid). The
+  /// default fits the smallest shipped description (`sample`, two cores).
+  int64_t maxTiles = 2;
+  /// Upper bounds of the kernel shape (rows for rank 2, elements for rank 1).
+  int64_t maxRows = 96;
+  int64_t maxCols = 320;
+  /// Upper bound on elementwise operations in the expression.
+  unsigned maxOps = 6;
+};
+
+/// Inputs are assumed to be of magnitude at most this (the interpreter's
+/// random inputs are standard normal); intermediate values whose bound grows
+/// past what the compute type holds comfortably are clamped.
+constexpr double kAssumedInputMagnitude = 8.0;
+
+KernelSpec randomKernel(uint64_t seed, const RandomKernelOptions &options);
+
+} // namespace ktflow::gen
+
+#endif // KTFLOW_GEN_RANDOMKERNEL_H

@@ -1,0 +1,136 @@
+//===- BenchKernel.cpp - the benchmark suite's kernels --------------------===//
+//
+// Each kind is a fixed expression over the same skeleton (row blocks on a
+// 1-D grid, plain arith ops, no clamps), so the suite measures the
+// schedule of the kind, not generator noise. Names encode every parameter,
+// so a file name identifies its kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Gen/BenchKernel.h"
+
+using namespace ktflow;
+using namespace ktflow::gen;
+
+static const BenchKind kKinds[] = {BenchKind::Add,         BenchKind::Mul,      BenchKind::Fma,
+                                   BenchKind::Relu,        BenchKind::BcastRow, BenchKind::BcastCol,
+                                   BenchKind::BcastScalar, BenchKind::RowSum,   BenchKind::RowMax};
+
+llvm::ArrayRef<BenchKind> gen::allBenchKinds() { return kKinds; }
+
+llvm::StringRef gen::benchKindName(BenchKind kind) {
+  switch (kind) {
+  case BenchKind::Add:
+    return "add";
+  case BenchKind::Mul:
+    return "mul";
+  case BenchKind::Fma:
+    return "fma";
+  case BenchKind::Relu:
+    return "relu";
+  case BenchKind::BcastRow:
+    return "bcast-row";
+  case BenchKind::BcastCol:
+    return "bcast-col";
+  case BenchKind::BcastScalar:
+    return "bcast-scalar";
+  case BenchKind::RowSum:
+    return "rowsum";
+  case BenchKind::RowMax:
+    return "rowmax";
+  }
+  return "?";
+}
+
+std::optional<BenchKind> gen::parseBenchKind(llvm::StringRef name) {
+  for (BenchKind kind : kKinds)
+    if (benchKindName(kind) == name)
+      return kind;
+  return std::nullopt;
+}
+
+KernelSpec gen::benchKernel(BenchKind kind, int64_t rows, int64_t cols, ElemType type,
+                            int64_t tiles) {
+  KernelSpec spec;
+  std::string name = benchKindName(kind).str();
+  for (char &c : name)
+    if (c == '-')
+      c = '_';
+  spec.name = name + "_" + elemTypeName(type).str();
+  spec.origin = "--kernel " + benchKindName(kind).str() + " --shape " + std::to_string(rows) +
+                "x" + std::to_string(cols) + " --dtype " + elemTypeName(type).str() +
+                " --grid " + std::to_string(tiles);
+  spec.rank = 2;
+  spec.rows = rows;
+  spec.cols = cols;
+  spec.grid = {tiles};
+  spec.distribution = Distribution::RowBlocks;
+  spec.computeType = type;
+  spec.reduceDim = 1;
+
+  auto buffer = [&](const char *bufferName, BufferShape shape, bool output) {
+    spec.buffers.push_back({bufferName, type, shape, output});
+    return unsigned(spec.buffers.size() - 1);
+  };
+  auto node = [&](Node n) {
+    spec.nodes.push_back(n);
+    return unsigned(spec.nodes.size() - 1);
+  };
+  auto leaf = [&](const char *bufferName, BufferShape shape) {
+    Node n{shape == BufferShape::Full ? NodeKind::Load : NodeKind::Broadcast};
+    n.buffer = buffer(bufferName, shape, false);
+    return node(n);
+  };
+  auto binary = [&](BinaryOp op, unsigned a, unsigned b) {
+    Node n{NodeKind::Binary};
+    n.binary = op;
+    n.operands = {a, b};
+    return node(n);
+  };
+  auto store = [&](unsigned value) {
+    spec.outputs.push_back({OutputKind::Store, value, buffer("y", BufferShape::Full, true)});
+  };
+
+  switch (kind) {
+  case BenchKind::Add:
+  case BenchKind::Mul: {
+    unsigned x = leaf("x", BufferShape::Full), w = leaf("w", BufferShape::Full);
+    store(binary(kind == BenchKind::Add ? BinaryOp::Add : BinaryOp::Mul, x, w));
+    break;
+  }
+  case BenchKind::Fma: {
+    unsigned x = leaf("x", BufferShape::Full), w = leaf("w", BufferShape::Full),
+             z = leaf("z", BufferShape::Full);
+    store(binary(BinaryOp::Add, binary(BinaryOp::Mul, x, w), z));
+    break;
+  }
+  case BenchKind::Relu: {
+    Node relu{NodeKind::Unary};
+    relu.unary = UnaryOp::Relu;
+    relu.operands = {leaf("x", BufferShape::Full)};
+    store(node(relu));
+    break;
+  }
+  case BenchKind::BcastRow:
+  case BenchKind::BcastCol: {
+    unsigned x = leaf("x", BufferShape::Full);
+    unsigned b = kind == BenchKind::BcastRow ? leaf("bias", BufferShape::Row)
+                                             : leaf("bias", BufferShape::Column);
+    store(binary(BinaryOp::Add, x, b));
+    break;
+  }
+  case BenchKind::BcastScalar: {
+    unsigned x = leaf("x", BufferShape::Full), s = leaf("scale", BufferShape::Scalar);
+    store(binary(BinaryOp::Mul, x, s));
+    break;
+  }
+  case BenchKind::RowSum:
+  case BenchKind::RowMax: {
+    unsigned x = leaf("x", BufferShape::Full);
+    spec.outputs.push_back({kind == BenchKind::RowSum ? OutputKind::ReduceSum
+                                                      : OutputKind::ReduceMax,
+                            x, buffer("y", BufferShape::Column, true)});
+    break;
+  }
+  }
+  return spec;
+}

@@ -1,0 +1,326 @@
+//===- RandomKernel.cpp - random kernels within the scheduler's coverage --===//
+//
+// Strategy: draw the decisions in dependency order — element types, rank and
+// shape, grid, whether there is a reduction and over which dimension, then a
+// work distribution that never splits the reduced dimension (a split would
+// need a cross-tile combine or loop-carried values, both outside the
+// coverage). The expression is grown node by node from the loaded leaves,
+// preferring values not used yet so chains stay fused and every loaded value
+// is consumed; leftovers are folded into the result at the end.
+//
+// Finiteness is tracked, not hoped for: each node carries a bound on its
+// magnitude (inputs are assumed within kAssumedInputMagnitude). Any value
+// whose bound exceeds kOperandBound is clamped before it can be used again,
+// so a product never exceeds kOperandBound^2, well inside f16's range; a sum
+// reduction clamps its input so that length * bound stays below f16's max.
+// Division and exp are safe by construction (KernelSpec.h).
+//
+// Sizes are drawn from four families — powers of two, multiples of 16,
+// small odd sizes and arbitrary ones — so uneven splits, masked last tiles
+// and fully masked tiles all occur.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Gen/RandomKernel.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ktflow;
+using namespace ktflow::gen;
+
+namespace {
+
+/// splitmix64: tiny, fast, and the same sequence everywhere.
+class Rng {
+public:
+  explicit Rng(uint64_t seed) : state(seed ^ 0x6b746c6f77ull) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, n).
+  uint64_t below(uint64_t n) { return n <= 1 ? 0 : next() % n; }
+  /// Uniform in [lo, hi].
+  int64_t range(int64_t lo, int64_t hi) { return lo + int64_t(below(uint64_t(hi - lo + 1))); }
+  /// True with probability percent/100.
+  bool chance(unsigned percent) { return below(100) < percent; }
+  template <typename T>
+  const T &pick(const std::vector<T> &items) {
+    return items[below(items.size())];
+  }
+
+private:
+  uint64_t state;
+};
+
+constexpr double kOperandBound = 64.0;
+constexpr double kClampTo = 16.0;
+/// Sums are kept below this (f16's largest finite value is 65504).
+constexpr double kSumBound = 30000.0;
+
+class Generator {
+public:
+  Generator(uint64_t seed, const RandomKernelOptions &options)
+      : rng(seed), options(options), seed(seed) {}
+  KernelSpec run();
+
+private:
+  int64_t pickExtent(int64_t max);
+  void pickGrid();
+  unsigned addBuffer(const std::string &name, ElemType type, BufferShape shape, bool output);
+  unsigned addNode(Node node, double bound);
+  unsigned bounded(unsigned node);
+  unsigned pickOperand();
+  unsigned addUnary();
+  unsigned addBinary();
+
+  Rng rng;
+  RandomKernelOptions options;
+  uint64_t seed;
+  KernelSpec spec;
+  std::vector<double> bounds;
+  std::vector<bool> used;
+};
+
+int64_t Generator::pickExtent(int64_t max) {
+  max = std::max<int64_t>(1, max);
+  switch (rng.below(4)) {
+  case 0: { // a power of two
+    int64_t p = 1;
+    int64_t choices = 0;
+    while ((p << 1) <= max) {
+      p <<= 1;
+      ++choices;
+    }
+    return int64_t(1) << rng.range(0, choices);
+  }
+  case 1: // a multiple of 16
+    return max < 16 ? max : 16 * rng.range(1, max / 16);
+  case 2: // a small size, often odd
+    return rng.range(1, std::min<int64_t>(max, 17));
+  default:
+    return rng.range(1, max);
+  }
+}
+
+void Generator::pickGrid() {
+  int64_t maxTiles = std::max<int64_t>(1, options.maxTiles);
+  if (maxTiles >= 2 && rng.chance(35)) {
+    int64_t gx = rng.range(1, maxTiles);
+    int64_t gy = rng.range(1, maxTiles / gx);
+    spec.grid = {gx, gy};
+  } else {
+    spec.grid = {rng.range(1, maxTiles)};
+  }
+}
+
+unsigned Generator::addBuffer(const std::string &name, ElemType type, BufferShape shape,
+                              bool output) {
+  spec.buffers.push_back({name, type, shape, output});
+  return spec.buffers.size() - 1;
+}
+
+unsigned Generator::addNode(Node node, double bound) {
+  for (unsigned op : node.operands)
+    used[op] = true;
+  spec.nodes.push_back(std::move(node));
+  bounds.push_back(bound);
+  used.push_back(false);
+  return spec.nodes.size() - 1;
+}
+
+/// Clamps `node` when its bound is too large to be an operand.
+unsigned Generator::bounded(unsigned node) {
+  if (bounds[node] <= kOperandBound)
+    return node;
+  Node clamp{NodeKind::Unary};
+  clamp.unary = UnaryOp::Clamp;
+  clamp.value = kClampTo;
+  clamp.operands = {node};
+  return addNode(clamp, kClampTo);
+}
+
+unsigned Generator::pickOperand() {
+  std::vector<unsigned> fresh, all;
+  for (unsigned i = 0; i < spec.nodes.size(); ++i) {
+    if (bounds[i] > kOperandBound)
+      continue; // superseded by its clamp
+    all.push_back(i);
+    if (!used[i])
+      fresh.push_back(i);
+  }
+  // The newest value continues the chain; unused values get consumed.
+  if (rng.chance(45) && bounds.back() <= kOperandBound)
+    return spec.nodes.size() - 1;
+  if (!fresh.empty() && rng.chance(70))
+    return rng.pick(fresh);
+  return rng.pick(all);
+}
+
+unsigned Generator::addUnary() {
+  static const std::vector<UnaryOp> ops = {UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Relu,
+                                           UnaryOp::SafeExp};
+  Node node{NodeKind::Unary};
+  node.unary = rng.pick(ops);
+  unsigned a = pickOperand();
+  node.operands = {a};
+  double bound = node.unary == UnaryOp::SafeExp ? std::exp(2.0) : bounds[a];
+  return addNode(node, bound);
+}
+
+unsigned Generator::addBinary() {
+  static const std::vector<BinaryOp> ops = {BinaryOp::Add,     BinaryOp::Sub, BinaryOp::Mul,
+                                            BinaryOp::SafeDiv, BinaryOp::Max, BinaryOp::Min};
+  Node node{NodeKind::Binary};
+  node.binary = rng.pick(ops);
+  node.namedOp = rng.chance(20);
+  unsigned a = pickOperand();
+  unsigned b;
+  if (rng.chance(15)) {
+    Node constant{NodeKind::Constant};
+    constant.value = double(rng.range(-16, 16)) / 4.0; // exact in f16
+    b = addNode(constant, std::fabs(constant.value));
+  } else {
+    b = pickOperand();
+    if (b == a) // one retry: `x op x` is legal but usually trivial
+      b = pickOperand();
+  }
+  if (rng.chance(50))
+    std::swap(a, b);
+  node.operands = {a, b};
+  double bound = 0;
+  switch (node.binary) {
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+    bound = bounds[a] + bounds[b];
+    break;
+  case BinaryOp::Mul:
+    bound = bounds[a] * bounds[b];
+    break;
+  case BinaryOp::SafeDiv:
+    bound = bounds[a];
+    break;
+  case BinaryOp::Max:
+  case BinaryOp::Min:
+    bound = std::max(bounds[a], bounds[b]);
+    break;
+  }
+  return bounded(addNode(node, bound));
+}
+
+KernelSpec Generator::run() {
+  spec.name = "kernel_s" + std::to_string(seed);
+  spec.origin = "--random --seed " + std::to_string(seed) + " --max-tiles " +
+                std::to_string(options.maxTiles);
+  ElemType storage = rng.chance(60) ? ElemType::F16 : ElemType::F32;
+  ElemType other = storage == ElemType::F16 ? ElemType::F32 : ElemType::F16;
+  spec.computeType = rng.chance(75) ? storage : other;
+
+  spec.rank = rng.chance(80) ? 2 : 1;
+  if (spec.rank == 2) {
+    spec.rows = pickExtent(options.maxRows);
+    spec.cols = pickExtent(options.maxCols);
+  } else {
+    spec.rows = 1;
+    spec.cols = pickExtent(options.maxRows * 8);
+  }
+  pickGrid();
+
+  // Reductions and the distribution that keeps the reduced dimension whole.
+  bool reduce = spec.rank == 2 && rng.chance(40);
+  if (reduce) {
+    spec.reduceDim = rng.chance(65) ? 1 : 0;
+    if (spec.reduceDim == 1)
+      spec.distribution = rng.chance(50) ? Distribution::RowBlocks : Distribution::RowLoop;
+    else
+      spec.distribution = Distribution::ColBlocks;
+  } else if (spec.rank == 1) {
+    spec.distribution = Distribution::RowBlocks;
+  } else {
+    std::vector<Distribution> choices = {Distribution::RowBlocks, Distribution::ColBlocks,
+                                         Distribution::RowLoop};
+    if (spec.grid.size() == 2)
+      choices.insert(choices.end(), 3, Distribution::Blocks2D);
+    spec.distribution = rng.pick(choices);
+  }
+  spec.hoistInvariantLoads = rng.chance(70);
+
+  // Leaves: full inputs, then broadcast operands.
+  unsigned numInputs = unsigned(rng.range(1, 3));
+  for (unsigned i = 0; i < numInputs; ++i) {
+    Node load{NodeKind::Load};
+    load.buffer = addBuffer("in" + std::to_string(i), storage, BufferShape::Full, false);
+    addNode(load, kAssumedInputMagnitude);
+  }
+  auto addBroadcast = [&](const char *name, BufferShape shape) {
+    Node node{NodeKind::Broadcast};
+    node.buffer = addBuffer(name, storage, shape, false);
+    addNode(node, kAssumedInputMagnitude);
+  };
+  if (spec.rank == 2 && rng.chance(25))
+    addBroadcast("rowv", BufferShape::Row);
+  if (spec.rank == 2 && rng.chance(25))
+    addBroadcast("colv", BufferShape::Column);
+  if (rng.chance(20))
+    addBroadcast("scal", BufferShape::Scalar);
+
+  // The expression.
+  unsigned numOps = rng.chance(10) ? 0 : unsigned(rng.range(1, std::max(1u, options.maxOps)));
+  for (unsigned i = 0; i < numOps; ++i) {
+    if (rng.chance(65))
+      addBinary();
+    else
+      addUnary();
+  }
+  unsigned result = bounded(spec.nodes.size() - 1);
+  // Fold leftovers in, so nothing is loaded or computed for nothing.
+  for (unsigned i = 0; i < spec.nodes.size(); ++i) {
+    if (used[i] || i == result || bounds[i] > kOperandBound)
+      continue;
+    Node fold{NodeKind::Binary};
+    fold.binary = rng.chance(50) ? BinaryOp::Add : BinaryOp::Max;
+    fold.operands = {result, i};
+    result = bounded(addNode(fold, fold.binary == BinaryOp::Add ? bounds[result] + bounds[i]
+                                                                : std::max(bounds[result], bounds[i])));
+  }
+
+  // Outputs.
+  if (reduce) {
+    static const std::vector<OutputKind> kinds = {OutputKind::ReduceSum, OutputKind::ReduceMax,
+                                                  OutputKind::ReduceMin};
+    OutputKind kind = rng.pick(kinds);
+    unsigned input = result;
+    int64_t length = spec.reduceDim == 1 ? spec.cols : spec.rows;
+    if (kind == OutputKind::ReduceSum && bounds[input] * double(length) > kSumBound) {
+      Node clamp{NodeKind::Unary};
+      clamp.unary = UnaryOp::Clamp;
+      clamp.value = std::max(1.0, std::floor(kSumBound / double(length)));
+      clamp.operands = {input};
+      input = addNode(clamp, clamp.value);
+    }
+    unsigned buffer = addBuffer("red", spec.computeType,
+                                spec.reduceDim == 1 ? BufferShape::Column : BufferShape::Row, true);
+    spec.outputs.push_back({kind, input, buffer, rng.chance(40)});
+    if (rng.chance(40)) {
+      unsigned out = addBuffer("out0", storage, BufferShape::Full, true);
+      spec.outputs.push_back({OutputKind::Store, result, out});
+    }
+  } else {
+    unsigned out = addBuffer("out0", storage, BufferShape::Full, true);
+    spec.outputs.push_back({OutputKind::Store, result, out});
+    if (spec.nodes.size() > 1 && rng.chance(30)) {
+      unsigned extra = unsigned(rng.below(spec.nodes.size() - 1));
+      unsigned out1 = addBuffer("out1", storage, BufferShape::Full, true);
+      spec.outputs.push_back({OutputKind::Store, extra, out1});
+    }
+  }
+  return std::move(spec);
+}
+
+} // namespace
+
+KernelSpec gen::randomKernel(uint64_t seed, const RandomKernelOptions &options) {
+  return Generator(seed, options).run();
+}

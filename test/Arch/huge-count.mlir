@@ -1,0 +1,25 @@
+// Instance counts so large that enumerating the instances would exhaust
+// memory (or overflow the device-wide product) are rejected at the group.
+// Found by fuzz/arch-fuzzer: the model used to run out of memory.
+// RUN: not ktflow arch check %s 2>&1 | FileCheck %s
+
+#ddr_rule = #ktarch.access<memory = @ddr, min_size = 16, max_size = 256, size_multiple = 16, alignment = 16>
+#spad_rule = #ktarch.access<memory = @spad, min_size = 16, max_size = 256, size_multiple = 16, alignment = 16>
+ktarch.device @tiny clock_mhz = 1000 {
+  ktarch.memory @ddr {capacity = 1024, alignment = 16, spaces = ["global"]}
+  // CHECK: huge-count.mlir:[[@LINE+1]]:3: error: group @core has 2000000000 instances in each of 1 enclosing instances; ktflow models at most 4096 instances of a group on the device
+  ktarch.group @core count = 2000000000 {
+    ktarch.memory @spad {capacity = 256, alignment = 16, spaces = ["ct_local"]}
+    ktarch.dma @dma {access = [#ddr_rule, #spad_rule]}
+    // CHECK: huge-count.mlir:[[@LINE+1]]:5: error: group @lane has 4611686018427387904 instances in each of 1 enclosing instances
+    ktarch.group @lane count = 4611686018427387904 {
+      ktarch.compute @vec {lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
+    }
+    ktarch.link @ddr_to_dma : @ddr -> @dma {bandwidth = 16, latency = 10, granule = 16}
+    ktarch.link @dma_to_spad : @dma -> @spad {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @spad_to_dma : @spad -> @dma {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @dma_to_ddr : @dma -> @ddr {bandwidth = 16, latency = 10, granule = 16}
+    ktarch.link @spad_to_vec : @spad -> @vec {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @vec_to_spad : @vec -> @spad {bandwidth = 16, latency = 1, granule = 16}
+  }
+}
