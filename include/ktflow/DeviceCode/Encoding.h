@@ -1,0 +1,34 @@
+//===- Encoding.h - binary bundle encoding ----------------------*- C++ -*-===//
+//
+// The binary form of a Bundle (docs/devicecode.md, "Binary bundle"): a
+// versioned header followed by length-prefixed sections (device name,
+// symbol table, one section per unit program). Decoding validates every
+// length, offset, opcode and operand, so a corrupt or truncated file gives
+// an error message and never a crash.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_DEVICECODE_ENCODING_H
+#define KTFLOW_DEVICECODE_ENCODING_H
+
+#include "ktflow/DeviceCode/Program.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace ktflow::dc {
+
+/// "KTDC" little endian.
+constexpr uint32_t kBundleMagic = 0x4344544b;
+constexpr uint32_t kBundleVersion = 1;
+
+enum class SectionKind : uint32_t { Device = 1, Symbols = 2, Program = 3 };
+
+std::vector<uint8_t> encodeBundle(const Bundle &bundle);
+/// Decodes and verifies; `name` (a file name) prefixes error messages.
+llvm::Expected<Bundle> decodeBundle(llvm::ArrayRef<uint8_t> bytes, llvm::StringRef name);
+
+/// Reads and decodes a bundle file.
+llvm::Expected<Bundle> readBundleFile(llvm::StringRef path);
+llvm::Error writeBundleFile(llvm::StringRef path, const Bundle &bundle);
+
+} // namespace ktflow::dc
+
+#endif // KTFLOW_DEVICECODE_ENCODING_H

@@ -1,0 +1,252 @@
+//===- Program.h - device code: instructions, programs, bundles -*- C++ -*-===//
+//
+// Device code is the bottom of the stack: per execution unit a stream of
+// instructions (docs/devicecode.md). The data structures here are what the
+// lowering builds (through ProgramBuilder), what the binary encoding and the
+// text form serialise, and what the simulator executes.
+//
+// Programs are SPMD per unit kind: a Program names a unit (a node of the
+// architecture description, by name) and the instances that run it; each
+// such instance has one row of the program's per-instance table, whose
+// columns add per-instance byte offsets to addresses and select peer
+// instances. Nothing here knows a unit, a memory or a number of a device:
+// names are resolved against an ArchModel when a bundle is simulated.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_DEVICECODE_PROGRAM_H
+#define KTFLOW_DEVICECODE_PROGRAM_H
+
+#include "ktflow/Support/Units.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ktflow::dc {
+
+/// Element types of vector registers. Values are the encoding.
+enum class ElemType : uint8_t { F16 = 1, BF16 = 2, F32 = 3 };
+llvm::StringRef elemTypeName(ElemType type);
+std::optional<ElemType> parseElemType(llvm::StringRef name);
+ElementSize elemTypeSize(ElemType type);
+
+/// Vector registers per unit instance.
+constexpr unsigned kNumVectorRegisters = 32;
+/// Counting semaphores per unit instance.
+constexpr unsigned kNumSemaphores = 32;
+/// Deepest loop nest a program may have.
+constexpr unsigned kMaxLoopDepth = 16;
+
+/// Which instance of a named node an instruction means.
+struct InstanceSelector {
+  enum class Kind : uint8_t {
+    /// The instance with the cheapest route from (or to) the executing
+    /// instance, as ArchModel::routeTo / routeFrom choose it.
+    Nearest = 0,
+    /// A fixed instance number (mixed radix, see ArchModel).
+    Absolute = 1,
+    /// The instance number held in a column of the per-instance table.
+    TableColumn = 2,
+  };
+  Kind kind = Kind::Nearest;
+  int64_t value = 0; ///< Instance number or column index.
+};
+
+/// A node of the architecture description by name, with an instance.
+struct NodeRef {
+  std::string name;
+  InstanceSelector instance;
+};
+
+/// `(loopIndex(depth) mod modulus) * stride` added to an address; modulus 0
+/// means no modulus. N-buffering is a term with modulus N.
+struct LoopTerm {
+  uint32_t depth = 0; ///< 0 = outermost loop enclosing the instruction.
+  Bytes stride;
+  int64_t modulus = 0;
+};
+
+/// A byte address: base + offset + table column + loop terms.
+struct Address {
+  enum class Base : uint8_t {
+    /// A kernel argument: its address is patched in at load time.
+    Symbol = 0,
+    /// Offset 0 of an instance of a memory node.
+    Memory = 1,
+  };
+  Base base = Base::Memory;
+  uint32_t symbol = 0; ///< Index into Bundle::symbols for Base::Symbol.
+  NodeRef memory;      ///< For Base::Memory.
+  Bytes offset;
+  /// Column of the per-instance table added as a byte offset, if any.
+  std::optional<uint32_t> tableColumn;
+  llvm::SmallVector<LoopTerm, 2> terms;
+};
+
+/// One dimension of a strided copy: `count` runs, `srcStride` / `dstStride`
+/// bytes apart.
+struct CopyDim {
+  int64_t count = 1;
+  Bytes srcStride, dstStride;
+};
+
+enum class Opcode : uint8_t {
+  // Control.
+  Loop = 1,    ///< count: repeat the body up to the matching End.
+  End = 2,
+  // Synchronisation.
+  Signal = 3,  ///< peer, sem: increment semaphore `sem` of `peer`.
+  Wait = 4,    ///< sem, count: block until own semaphore >= count, subtract.
+  // Data movement.
+  Copy = 10,   ///< dst, src, runBytes, dims: memory -> memory (DMA).
+  Push = 11,   ///< peer, src, bytes: memory -> FIFO to peer.
+  Pop = 12,    ///< peer, dst, bytes: FIFO from peer -> memory.
+  Recv = 13,   ///< vd, type, count, peer: FIFO from peer -> register.
+  Send = 14,   ///< peer, va: register -> FIFO to peer.
+  VLoad = 15,  ///< vd, type, count, src: memory -> register.
+  VStore = 16, ///< dst, va: register -> memory.
+  // Vector arithmetic (element type and count come from the operands).
+  VConst = 20, ///< vd, type, count, imm: splat.
+  Add = 21, Sub = 22, Mul = 23, Div = 24, Max = 25, Min = 26,
+  Neg = 30, Abs = 31, Exp = 32, Mov = 33,
+  Cast = 40,   ///< vd, type, va.
+  Cmp = 41,    ///< vd, va, vb, predicate: 1 or 0 in va's type.
+  Select = 42, ///< vd, vm, va, vb: vm != 0 ? va : vb.
+  Bcast = 43,  ///< vd, va, lane, count: count copies of va[lane].
+  Reduce = 44, ///< vd, va, combiner: one element, folded left to right.
+  Slide = 45,  ///< vd, va: vd = vd[1..] followed by va[0] (collects scalars).
+};
+
+enum class CmpPredicate : uint8_t { Lt = 0, Le = 1, Gt = 2, Ge = 3, Eq = 4, Ne = 5 };
+enum class Combiner : uint8_t { Add = 0, Max = 1, Min = 2 };
+
+llvm::StringRef opcodeName(Opcode op);
+std::optional<Opcode> parseOpcode(llvm::StringRef name);
+llvm::StringRef predicateName(CmpPredicate p);
+llvm::StringRef combinerName(Combiner c);
+/// The op class of the architecture description (`ops` of a compute unit)
+/// whose issue cost a vector instruction pays, or "" for non-vector ops.
+llvm::StringRef opClassOf(Opcode op, Combiner combiner = Combiner::Add);
+bool isVectorArith(Opcode op);
+bool isBinaryArith(Opcode op);
+bool isUnaryArith(Opcode op);
+
+/// One instruction. Only the fields its opcode uses are meaningful.
+struct Instruction {
+  Opcode op = Opcode::End;
+  uint8_t vd = 0, va = 0, vb = 0, vc = 0;
+  ElemType type = ElemType::F32;
+  /// Loop count, wait count, element count (registers), lane (Bcast).
+  int64_t count = 0;
+  int64_t lane = 0;
+  /// Semaphore index (Signal/Wait); predicate or combiner (Cmp/Reduce).
+  uint32_t sem = 0;
+  CmpPredicate predicate = CmpPredicate::Lt;
+  Combiner combiner = Combiner::Add;
+  double imm = 0;
+  /// Bytes moved (Push/Pop), bytes of one contiguous run (Copy).
+  Bytes bytes;
+  NodeRef peer;
+  Address dst, src;
+  llvm::SmallVector<CopyDim, 3> dims; ///< Outermost first (Copy).
+};
+
+struct Program {
+  /// The unit node that runs it.
+  std::string unit;
+  /// Instances running it; empty = every instance of the unit.
+  std::vector<int64_t> instances;
+  /// Columns of the per-instance table (0 = no table).
+  uint32_t tableColumns = 0;
+  /// One row per running instance (in `instances` order, or instance order
+  /// when `instances` is empty), `tableColumns` values each.
+  std::vector<std::vector<int64_t>> table;
+  std::vector<Instruction> body;
+};
+
+/// A kernel argument: a buffer in the global memory whose address the
+/// runtime assigns and patches in at load time.
+struct Symbol {
+  std::string name;
+  /// Element type name as in MLIR ("f16", "bf16", "f32", "i32", ...).
+  std::string elementType;
+  std::vector<int64_t> shape;
+  Bytes size;
+  bool isInput = false, isOutput = false;
+};
+
+struct Bundle {
+  /// The architecture description the code was built for (informative).
+  std::string device;
+  std::vector<Symbol> symbols;
+  std::vector<Program> programs;
+};
+
+/// The byte size of one element of an element type name, if known.
+std::optional<ElementSize> elementSizeOf(llvm::StringRef elementType);
+
+/// Checks every structural rule a bundle must obey without an architecture
+/// (operand ranges, loop nesting, table shapes, symbol sizes). The decoder,
+/// the text parser and the builder all run it, so the simulator can rely on
+/// it. `where` prefixes the messages.
+llvm::Error verifyBundle(const Bundle &bundle, llvm::StringRef where);
+
+/// Matching End for each Loop (and Loop for each End), by instruction index;
+/// only valid on a verified program.
+std::vector<size_t> matchLoops(const Program &program);
+
+/// Emits programs instruction by instruction, keeping loop nesting right.
+class ProgramBuilder {
+public:
+  ProgramBuilder(Bundle &bundle, llvm::StringRef unit,
+                 std::vector<int64_t> instances = {}, uint32_t tableColumns = 0);
+
+  /// Adds a table row for the next running instance.
+  void addTableRow(std::vector<int64_t> row);
+
+  static Address symbolAddress(uint32_t symbol, Bytes offset = Bytes(0));
+  static Address memoryAddress(llvm::StringRef memory, Bytes offset = Bytes(0),
+                               InstanceSelector instance = {});
+  static NodeRef node(llvm::StringRef name, InstanceSelector instance = {});
+
+  /// Opens a counted loop; its index is usable in LoopTerms at the current
+  /// depth (loopDepth() before the call).
+  void loop(int64_t count);
+  void end();
+  unsigned loopDepth() const { return depth; }
+
+  void signal(NodeRef peer, uint32_t sem);
+  void wait(uint32_t sem, int64_t count);
+  void copy(Address dst, Address src, Bytes runBytes, llvm::ArrayRef<CopyDim> dims);
+  void push(NodeRef peer, Address src, Bytes bytes);
+  void pop(NodeRef peer, Address dst, Bytes bytes);
+  void recv(uint8_t vd, ElemType type, Elements count, NodeRef peer);
+  void send(NodeRef peer, uint8_t va);
+  void vload(uint8_t vd, ElemType type, Elements count, Address src);
+  void vstore(Address dst, uint8_t va);
+  void vconst(uint8_t vd, ElemType type, Elements count, double value);
+  void binary(Opcode op, uint8_t vd, uint8_t va, uint8_t vb);
+  void unary(Opcode op, uint8_t vd, uint8_t va);
+  void cast(uint8_t vd, ElemType type, uint8_t va);
+  void cmp(CmpPredicate p, uint8_t vd, uint8_t va, uint8_t vb);
+  void select(uint8_t vd, uint8_t vm, uint8_t va, uint8_t vb);
+  void bcast(uint8_t vd, uint8_t va, int64_t lane, Elements count);
+  void reduce(Combiner c, uint8_t vd, uint8_t va);
+  void slide(uint8_t vd, uint8_t va);
+
+  Program &program() { return bundle.programs[index]; }
+
+private:
+  Instruction &emit(Opcode op);
+  Bundle &bundle;
+  size_t index;
+  unsigned depth = 0;
+};
+
+} // namespace ktflow::dc
+
+#endif // KTFLOW_DEVICECODE_PROGRAM_H

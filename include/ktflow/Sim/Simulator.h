@@ -1,0 +1,93 @@
+//===- Simulator.h - event-driven simulation of device code -----*- C++ -*-===//
+//
+// Runs a device-code bundle on an architecture model: every unit instance
+// that has a program is a process; transfers take the links of the routes
+// the ArchModel finds, each costing latency + bytes / bandwidth and shared
+// among users through per-resource reservations; FIFOs block producers
+// when full and consumers when empty; compute costs are the description's
+// issue costs. Values are real (f16/bf16 rounded after every operation).
+// docs/sim.md describes the timing and sharing model.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_SIM_SIMULATOR_H
+#define KTFLOW_SIM_SIMULATOR_H
+
+#include "ktflow/Arch/ArchModel.h"
+#include "ktflow/DeviceCode/Program.h"
+#include "ktflow/Support/Units.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ktflow::sim {
+
+struct SimOptions {
+  /// Compute real values (off: only timing and synchronisation).
+  bool computeValues = true;
+  /// Charge cycles (off: every instruction takes no time; the order of
+  /// events alone decides blocking, which is what the deadlock check needs).
+  bool timing = true;
+  /// Record a timeline for writeChromeTrace.
+  bool trace = false;
+};
+
+struct UnitStats {
+  std::string name; ///< Instance name, e.g. "@vec[core=0,subcore=1]".
+  Cycles busy;      ///< Executing instructions (including transfers).
+  Cycles stall;     ///< Blocked on a FIFO or a semaphore.
+  Cycles finish;    ///< When its program ended.
+  uint64_t instructions = 0;
+  bool finished = false;
+};
+
+/// Traffic through one link instance or one memory port.
+struct ResourceStats {
+  std::string name;
+  Bytes bytes;
+  Cycles busy; ///< Cycles reserved by transfers.
+};
+
+struct TraceEvent {
+  unsigned unit; ///< Index into SimResult::units.
+  std::string name;
+  Cycles start, duration;
+};
+
+struct SimResult {
+  Cycles totalCycles;
+  std::vector<UnitStats> units;
+  std::vector<ResourceStats> links;
+  std::vector<ResourceStats> ports;
+  /// Final contents of every kernel argument, by symbol name.
+  std::map<std::string, std::vector<uint8_t>> buffers;
+  /// Address patched in for every symbol (Bundle::symbols order).
+  std::vector<Bytes> symbolAddresses;
+  /// Set when every unfinished unit is blocked: who waits on what, and the
+  /// cycle of waits if there is one.
+  std::optional<std::string> deadlock;
+  std::vector<TraceEvent> trace;
+};
+
+/// Initial contents of the input symbols, by name (raw little-endian bytes
+/// of exactly the symbol's size). Symbols without data start zeroed.
+using SymbolData = std::map<std::string, std::vector<uint8_t>>;
+
+/// Simulates `bundle` on `model`. An error is a problem of the code on this
+/// architecture (an unknown unit, a missing route, an address out of
+/// bounds, an op the unit lacks); a deadlock is reported in the result.
+llvm::Expected<SimResult> simulate(const dc::Bundle &bundle, const arch::ArchModel &model,
+                                   const SymbolData &inputs, const SimOptions &options = {});
+
+/// Human-readable report: total cycles, per-unit busy/stall, bytes per link.
+void printReport(const SimResult &result, llvm::raw_ostream &os);
+
+/// Chrome trace JSON (one track per unit instance; 1 cycle = 1 us).
+llvm::Error writeChromeTrace(const SimResult &result, llvm::StringRef path);
+
+} // namespace ktflow::sim
+
+#endif // KTFLOW_SIM_SIMULATOR_H

@@ -1,0 +1,161 @@
+//===- StaticChecks.cpp - capacity and deadlock checks on device code -----===//
+//
+// Capacity: walks each program with its loop trip counts, bounding every
+// address by its largest table value and the largest value of each loop
+// term, and compares the furthest byte with the memory's usable capacity
+// (or the symbol's size). Deadlock: a synchronisation-only simulation,
+// whose deadlock report names the waits and their cycle.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Sim/StaticChecks.h"
+
+#include "ktflow/Sim/Simulator.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace ktflow;
+using namespace ktflow::sim;
+using namespace ktflow::dc;
+using llvm::StringRef;
+
+static llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+namespace {
+struct Range {
+  int64_t low, high; // [low, high)
+};
+} // namespace
+
+/// The bytes an access at `a` of `extent` bytes can touch.
+static Range rangeOf(const Program &p, const Address &a, llvm::ArrayRef<int64_t> tripCounts,
+                     int64_t extent) {
+  int64_t low = a.offset.count(), high = a.offset.count();
+  if (a.tableColumn && !p.table.empty()) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const auto &row : p.table) {
+      lo = std::min(lo, row[*a.tableColumn]);
+      hi = std::max(hi, row[*a.tableColumn]);
+    }
+    low += lo;
+    high += hi;
+  }
+  for (const LoopTerm &t : a.terms) {
+    int64_t n = tripCounts[t.depth];
+    int64_t maxIndex = std::max<int64_t>(0, (t.modulus ? std::min(n, t.modulus) : n) - 1);
+    int64_t span = t.stride.count() * maxIndex;
+    if (span > 0)
+      high += span;
+    else
+      low += span;
+  }
+  return {low, high + extent};
+}
+
+llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &model) {
+  llvm::SmallVector<arch::NodeId, 2> global = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!bundle.symbols.empty()) {
+    if (global.empty())
+      return error("the architecture has no memory backing the global space");
+    const arch::MemoryInfo &info = model.node(global.front()).memory;
+    Bytes cursor(0);
+    for (const Symbol &s : bundle.symbols)
+      cursor = cursor.alignTo(info.alignment) + s.size;
+    if (cursor > info.usable())
+      return error(llvm::formatv("the kernel arguments need {0} bytes; @{1} has {2} usable",
+                                 cursor.count(), model.node(global.front()).name,
+                                 info.usable().count()));
+  }
+  for (const Program &p : bundle.programs) {
+    std::vector<int64_t> trips;
+    for (size_t pc = 0; pc < p.body.size(); ++pc) {
+      const Instruction &inst = p.body[pc];
+      if (inst.op == Opcode::Loop) {
+        trips.push_back(inst.count);
+        continue;
+      }
+      if (inst.op == Opcode::End) {
+        trips.pop_back();
+        continue;
+      }
+      // Loops that never run touch nothing.
+      if (llvm::is_contained(trips, 0))
+        continue;
+      auto check = [&](const Address &a, int64_t extent) -> llvm::Error {
+        Range r = rangeOf(p, a, trips, extent);
+        std::string where =
+            llvm::formatv("program @{0} instruction {1} ({2})", p.unit, pc, opcodeName(inst.op))
+                .str();
+        if (a.base == Address::Base::Symbol) {
+          const Symbol &s = bundle.symbols[a.symbol];
+          if (r.low < 0 || r.high > s.size.count())
+            return error(llvm::formatv("{0}: touches bytes [{1}, {2}) of ${3}, which has {4}",
+                                       where, r.low, r.high, s.name, s.size.count()));
+          return llvm::Error::success();
+        }
+        std::optional<arch::NodeId> m = model.lookupNode(a.memory.name);
+        if (!m || !model.node(*m).isMemory())
+          return error(llvm::formatv("{0}: @{1} is not a memory of '{2}'", where,
+                                     a.memory.name, model.name()));
+        const arch::MemoryInfo &info = model.node(*m).memory;
+        if (r.low < 0 || r.high > info.usable().count())
+          return error(llvm::formatv("{0}: buffer [{1}, {2}) does not fit the {3} usable "
+                                     "bytes of @{4}",
+                                     where, r.low, r.high, info.usable().count(),
+                                     a.memory.name));
+        return llvm::Error::success();
+      };
+      int64_t extent = 0;
+      switch (inst.op) {
+      case Opcode::Copy: {
+        int64_t srcExtent = inst.bytes.count(), dstExtent = inst.bytes.count();
+        for (const CopyDim &d : inst.dims) {
+          srcExtent += d.srcStride.count() * (d.count - 1);
+          dstExtent += d.dstStride.count() * (d.count - 1);
+        }
+        if (llvm::Error e = check(inst.src, srcExtent))
+          return e;
+        if (llvm::Error e = check(inst.dst, dstExtent))
+          return e;
+        continue;
+      }
+      case Opcode::Push:
+        extent = inst.bytes.count();
+        if (llvm::Error e = check(inst.src, extent))
+          return e;
+        continue;
+      case Opcode::Pop:
+        if (llvm::Error e = check(inst.dst, inst.bytes.count()))
+          return e;
+        continue;
+      case Opcode::VLoad:
+        if (llvm::Error e = check(inst.src, toBytes(Elements(inst.count),
+                                                    elemTypeSize(inst.type))
+                                                .count()))
+          return e;
+        continue;
+      case Opcode::VStore:
+        // The stored register's size is known only when running; the
+        // simulator checks the full range.
+        if (llvm::Error e = check(inst.dst, 1))
+          return e;
+        continue;
+      default:
+        continue;
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error sim::checkDeadlockFree(const Bundle &bundle, const arch::ArchModel &model) {
+  SimOptions options;
+  options.computeValues = false;
+  options.timing = false;
+  llvm::Expected<SimResult> result = simulate(bundle, model, {}, options);
+  if (!result)
+    return result.takeError();
+  if (result->deadlock)
+    return error(*result->deadlock);
+  return llvm::Error::success();
+}

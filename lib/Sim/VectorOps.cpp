@@ -1,0 +1,232 @@
+//===- VectorOps.cpp - vector arithmetic with per-operation rounding ------===//
+//
+// Every result is rounded to its element type once: binary operations are
+// computed in float, which is exact enough that rounding the float result
+// to f16/bf16 equals rounding the exact result (float carries more than
+// twice the f16/bf16 precision plus two bits); exp and constants start in
+// double and are rounded once from there, as the interpreter does.
+// Reductions fold left to right, rounding every combine.
+//
+//===----------------------------------------------------------------------===//
+#include "VectorOps.h"
+
+#include "ktflow/Interp/Float16.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace ktflow;
+using namespace ktflow::sim;
+using namespace ktflow::dc;
+
+static float roundTo(ElemType t, float v) {
+  switch (t) {
+  case ElemType::F16:
+    return interp::roundToHalf(v);
+  case ElemType::BF16:
+    return interp::roundToBF16(v);
+  case ElemType::F32:
+    return v;
+  }
+  return v;
+}
+
+static float roundDoubleTo(ElemType t, double v) {
+  switch (t) {
+  case ElemType::F16:
+    return interp::halfBitsToFloat(interp::doubleToHalfBits(v));
+  case ElemType::BF16:
+    return interp::bf16BitsToFloat(interp::doubleToBF16Bits(v));
+  case ElemType::F32:
+    return float(v);
+  }
+  return float(v);
+}
+
+void sim::loadVector(VectorValue &v, const uint8_t *bytes) {
+  v.values.resize(v.count);
+  for (int64_t i = 0; i < v.count; ++i) {
+    switch (v.type) {
+    case ElemType::F16:
+    case ElemType::BF16: {
+      uint16_t h;
+      std::memcpy(&h, bytes + 2 * i, 2);
+      v.values[i] = v.type == ElemType::F16 ? interp::halfBitsToFloat(h)
+                                            : interp::bf16BitsToFloat(h);
+      break;
+    }
+    case ElemType::F32:
+      std::memcpy(&v.values[i], bytes + 4 * i, 4);
+      break;
+    }
+  }
+}
+
+void sim::storeVector(const VectorValue &v, uint8_t *bytes) {
+  for (int64_t i = 0; i < v.count; ++i) {
+    float x = i < int64_t(v.values.size()) ? v.values[i] : 0.0f;
+    switch (v.type) {
+    case ElemType::F16:
+    case ElemType::BF16: {
+      uint16_t h = v.type == ElemType::F16 ? interp::floatToHalfBits(x)
+                                           : interp::floatToBF16Bits(x);
+      std::memcpy(bytes + 2 * i, &h, 2);
+      break;
+    }
+    case ElemType::F32:
+      std::memcpy(bytes + 4 * i, &x, 4);
+      break;
+    }
+  }
+}
+
+static VectorValue like(ElemType type, int64_t count, bool compute) {
+  VectorValue out;
+  out.type = type;
+  out.count = count;
+  if (compute)
+    out.values.resize(count);
+  return out;
+}
+
+VectorValue sim::splat(ElemType type, int64_t count, double value, bool compute) {
+  VectorValue out = like(type, count, compute);
+  if (compute)
+    std::fill(out.values.begin(), out.values.end(), roundDoubleTo(type, value));
+  return out;
+}
+
+VectorValue sim::castVector(const VectorValue &a, ElemType to, bool compute) {
+  VectorValue out = like(to, a.count, compute);
+  if (compute)
+    for (int64_t i = 0; i < a.count; ++i)
+      out.values[i] = roundTo(to, a.values[i]);
+  return out;
+}
+
+static float combine(Combiner c, float acc, float x) {
+  switch (c) {
+  case Combiner::Add:
+    return acc + x;
+  case Combiner::Max:
+    return (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x);
+  case Combiner::Min:
+    return (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x);
+  }
+  return acc;
+}
+
+VectorValue sim::reduceVector(const VectorValue &a, Combiner c, bool compute) {
+  VectorValue out = like(a.type, 1, compute);
+  if (!compute)
+    return out;
+  float acc = a.values[0];
+  for (int64_t i = 1; i < a.count; ++i)
+    acc = roundTo(a.type, combine(c, acc, a.values[i]));
+  out.values[0] = acc;
+  return out;
+}
+
+VectorValue sim::selectVector(const VectorValue &m, const VectorValue &a,
+                              const VectorValue &b, bool compute) {
+  VectorValue out = like(a.type, a.count, compute);
+  if (compute)
+    for (int64_t i = 0; i < a.count; ++i)
+      out.values[i] = m.values[i] != 0.0f ? a.values[i] : b.values[i];
+  return out;
+}
+
+VectorValue sim::compareVector(CmpPredicate p, const VectorValue &a, const VectorValue &b,
+                               bool compute) {
+  VectorValue out = like(a.type, a.count, compute);
+  if (!compute)
+    return out;
+  for (int64_t i = 0; i < a.count; ++i) {
+    float x = a.values[i], y = b.values[i];
+    bool r = false;
+    switch (p) {
+    case CmpPredicate::Lt:
+      r = x < y;
+      break;
+    case CmpPredicate::Le:
+      r = x <= y;
+      break;
+    case CmpPredicate::Gt:
+      r = x > y;
+      break;
+    case CmpPredicate::Ge:
+      r = x >= y;
+      break;
+    case CmpPredicate::Eq:
+      r = x == y;
+      break;
+    case CmpPredicate::Ne:
+      r = x != y;
+      break;
+    }
+    out.values[i] = r ? 1.0f : 0.0f;
+  }
+  return out;
+}
+
+VectorValue sim::binaryVector(Opcode op, const VectorValue &a, const VectorValue &b,
+                              bool compute) {
+  VectorValue out = like(a.type, a.count, compute);
+  if (!compute)
+    return out;
+  const float *x = a.values.data(), *y = b.values.data();
+  float *r = out.values.data();
+  switch (op) {
+  case Opcode::Add:
+    for (int64_t i = 0; i < a.count; ++i)
+      r[i] = roundTo(a.type, x[i] + y[i]);
+    break;
+  case Opcode::Sub:
+    for (int64_t i = 0; i < a.count; ++i)
+      r[i] = roundTo(a.type, x[i] - y[i]);
+    break;
+  case Opcode::Mul:
+    for (int64_t i = 0; i < a.count; ++i)
+      r[i] = roundTo(a.type, x[i] * y[i]);
+    break;
+  case Opcode::Div:
+    for (int64_t i = 0; i < a.count; ++i)
+      r[i] = roundTo(a.type, x[i] / y[i]);
+    break;
+  case Opcode::Max:
+    for (int64_t i = 0; i < a.count; ++i)
+      r[i] = combine(Combiner::Max, x[i], y[i]);
+    break;
+  case Opcode::Min:
+    for (int64_t i = 0; i < a.count; ++i)
+      r[i] = combine(Combiner::Min, x[i], y[i]);
+    break;
+  default:
+    break;
+  }
+  return out;
+}
+
+VectorValue sim::unaryVector(Opcode op, const VectorValue &a, bool compute) {
+  VectorValue out = like(a.type, a.count, compute);
+  if (!compute)
+    return out;
+  for (int64_t i = 0; i < a.count; ++i) {
+    float x = a.values[i];
+    switch (op) {
+    case Opcode::Neg:
+      out.values[i] = -x;
+      break;
+    case Opcode::Abs:
+      out.values[i] = std::fabs(x);
+      break;
+    case Opcode::Exp:
+      out.values[i] = roundDoubleTo(a.type, std::exp(double(x)));
+      break;
+    default:
+      out.values[i] = x;
+      break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,110 @@
+//===- InterpCommand.cpp - `ktflow interp KERNEL.mlir` --------------------===//
+//
+// Runs a KTIR kernel in the reference interpreter. Parses with an
+// AsmParserState so that --arg can name arguments as written in the source,
+// launches the kernel, prints a short summary and, with --out, writes every
+// buffer as DIR/NAME.npy. Exit status 1 on any error.
+//
+//===----------------------------------------------------------------------===//
+#include "Command.h"
+
+#include "ktflow/InitAll.h"
+#include "ktflow/Interp/Interpreter.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cl = llvm::cl;
+
+static cl::SubCommand interpCmd("interp", "Run a KTIR kernel in the reference interpreter");
+static cl::opt<std::string> interpInput(cl::Positional, cl::Required,
+                                        cl::desc("<kernel.mlir>"), cl::sub(interpCmd));
+static cl::opt<std::string> interpFunc("func", cl::desc("Kernel function to launch"),
+                                       cl::value_desc("NAME"), cl::sub(interpCmd));
+static cl::list<std::string>
+    interpArgs("arg", cl::desc("Bind an argument: NAME=FILE.npy or NAME=VALUE"),
+               cl::value_desc("NAME=FILE.npy|NAME=VALUE"), cl::sub(interpCmd));
+static cl::opt<uint64_t> interpSeed("seed", cl::desc("Seed for random buffer contents"),
+                                    cl::init(0), cl::sub(interpCmd));
+static cl::opt<std::string> interpOut("out", cl::desc("Write every buffer as DIR/NAME.npy"),
+                                      cl::value_desc("DIR"), cl::sub(interpCmd));
+static cl::opt<int64_t>
+    interpScratchpad("scratchpad-bytes",
+                     cl::desc("Capacity of each tile's scratchpad (default 2 MiB)"),
+                     cl::init(2 << 20), cl::sub(interpCmd));
+static cl::list<int64_t>
+    interpGrid("grid", cl::desc("Grid for a kernel without a 'grid' attribute"),
+               cl::CommaSeparated, cl::sub(interpCmd));
+static cl::list<std::string>
+    interpPrint("print", cl::desc("Print a buffer's values after the run"),
+                cl::value_desc("NAME"), cl::sub(interpCmd));
+static cl::opt<bool> interpQuiet("quiet", cl::desc("Do not print the summary"),
+                                 cl::sub(interpCmd));
+
+static int runInterp() {
+  mlir::DialectRegistry registry;
+  ktflow::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  std::string error;
+  auto file = mlir::openInputFile(interpInput, &error);
+  if (!file) {
+    llvm::errs() << "ktflow interp: " << error << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+
+  mlir::AsmParserState asmState;
+  mlir::Block block;
+  mlir::ParserConfig config(&context);
+  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
+    return 1;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (llvm::hasSingleElement(block) && mlir::isa<mlir::ModuleOp>(block.front())) {
+    module = mlir::cast<mlir::ModuleOp>(block.front());
+    module->getOperation()->remove();
+  } else {
+    module = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&context, interpInput, 1, 1));
+    auto &ops = module->getBody()->getOperations();
+    ops.splice(ops.end(), block.getOperations());
+  }
+  if (mlir::failed(mlir::verify(*module)))
+    return 1;
+
+  ktflow::interp::InterpOptions options;
+  options.funcName = interpFunc;
+  options.args.assign(interpArgs.begin(), interpArgs.end());
+  options.seed = interpSeed;
+  if (interpScratchpad <= 0) {
+    llvm::errs() << "ktflow interp: --scratchpad-bytes must be positive\n";
+    return 1;
+  }
+  options.scratchpadCapacity = ktflow::Bytes(interpScratchpad);
+  if (!interpGrid.empty())
+    options.grid = std::vector<int64_t>(interpGrid.begin(), interpGrid.end());
+
+  ktflow::interp::Interpreter interpreter(*module, options,
+                                          ktflow::interp::collectSourceNames(asmState));
+  if (mlir::failed(interpreter.run()))
+    return 1;
+  if (!interpOut.empty() && mlir::failed(interpreter.writeBuffers(interpOut)))
+    return 1;
+  if (!interpQuiet)
+    interpreter.printSummary(llvm::outs());
+  for (const std::string &name : interpPrint)
+    if (mlir::failed(interpreter.printBuffer(name, llvm::outs())))
+      return 1;
+  return 0;
+}
+
+static ktflow::tool::CommandRegistration interpRegistration(interpCmd, runInterp);

@@ -1,0 +1,143 @@
+//===- SimCommand.cpp - `ktflow sim K.kbin --arch A` ----------------------===//
+//
+// Simulates saved or hand-written device code (a .kbin bundle, or its text
+// form) on an architecture description: binds input symbols to .npy files
+// (--arg NAME=FILE.npy, the conventions of `ktflow interp`), runs the
+// static checks (capacity, deadlock) unless --no-check, simulates, prints
+// the report, writes every output symbol as DIR/NAME.npy with --out and a
+// Chrome trace with --trace. Exit status 1 on any error or deadlock.
+//
+//===----------------------------------------------------------------------===//
+#include "Command.h"
+
+#include "ktflow/Arch/ArchModel.h"
+#include "ktflow/DeviceCode/TextForm.h"
+#include "ktflow/InitAll.h"
+#include "ktflow/Interp/Npy.h"
+#include "ktflow/Interp/Value.h"
+#include "ktflow/Sim/Simulator.h"
+#include "ktflow/Sim/StaticChecks.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace ktflow;
+namespace cl = llvm::cl;
+
+static cl::SubCommand simCmd("sim", "Simulate device code on an architecture");
+static cl::opt<std::string> simInput(cl::Positional, cl::Required,
+                                     cl::desc("<bundle.kbin|code.kasm>"), cl::sub(simCmd));
+static cl::opt<std::string> simArch("arch", cl::Required,
+                                    cl::desc("Architecture description (name or file)"),
+                                    cl::value_desc("NAME|FILE"), cl::sub(simCmd));
+static cl::list<std::string> simArgs("arg", cl::desc("Bind an input symbol: NAME=FILE.npy"),
+                                     cl::value_desc("NAME=FILE.npy"), cl::sub(simCmd));
+static cl::opt<std::string> simOut("out", cl::desc("Write every output symbol as DIR/NAME.npy"),
+                                   cl::value_desc("DIR"), cl::sub(simCmd));
+static cl::opt<std::string> simTrace("trace", cl::desc("Write a Chrome trace JSON"),
+                                     cl::value_desc("FILE"), cl::sub(simCmd));
+static cl::opt<bool> simNoCheck("no-check",
+                                cl::desc("Skip the static capacity and deadlock checks"),
+                                cl::sub(simCmd));
+
+static int failWith(const llvm::Twine &message) {
+  llvm::errs() << "ktflow sim: " << message << "\n";
+  return 1;
+}
+
+/// The .npy dtype of a symbol's element type, as `ktflow interp` writes it.
+static std::optional<std::string> dtypeOf(mlir::MLIRContext &context, llvm::StringRef type) {
+  mlir::Type t = arch::parseElementTypeName(type, &context);
+  if (!t)
+    return std::nullopt;
+  std::optional<interp::ElemKind> kind = interp::kindOf(t);
+  if (!kind)
+    return std::nullopt;
+  return std::string(interp::npyDtypeOf(*kind));
+}
+
+static int runSim() {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  std::string error;
+  std::shared_ptr<const arch::ArchModel> model = arch::ArchModel::load(context, simArch, error);
+  if (!model)
+    return error.empty() ? 1 : failWith(error);
+
+  llvm::Expected<dc::Bundle> bundle = dc::loadBundleFile(simInput);
+  if (!bundle)
+    return failWith(llvm::toString(bundle.takeError()));
+
+  sim::SymbolData inputs;
+  for (const std::string &arg : simArgs) {
+    auto [nameRef, fileRef] = llvm::StringRef(arg).split('=');
+    llvm::StringRef name = nameRef, file = fileRef;
+    auto symbol = llvm::find_if(bundle->symbols,
+                                [&](const dc::Symbol &s) { return s.name == name; });
+    if (file.empty() || symbol == bundle->symbols.end())
+      return failWith("--arg " + arg + ": expected NAME=FILE.npy naming a symbol of " +
+                      simInput);
+    llvm::Expected<interp::NpyArray> array = interp::readNpy(file);
+    if (!array)
+      return failWith(llvm::toString(array.takeError()));
+    std::optional<std::string> dtype = dtypeOf(context, symbol->elementType);
+    if (!dtype || array->dtype != *dtype)
+      return failWith(file + ": dtype '" + array->dtype + "' does not match $" + name + " (" +
+                      symbol->elementType + ", dtype '" + dtype.value_or("?") + "')");
+    if (int64_t(array->data.size()) != symbol->size.count())
+      return failWith(file + ": " + llvm::Twine(array->data.size()) + " bytes, $" + name +
+                      " has " + llvm::Twine(symbol->size.count()));
+    inputs[name.str()] = std::move(array->data);
+  }
+  for (const dc::Symbol &s : bundle->symbols)
+    if (s.isInput && !inputs.count(s.name))
+      return failWith("input symbol $" + s.name + " is not bound: pass --arg " + s.name +
+                      "=FILE.npy");
+
+  if (!simNoCheck) {
+    if (llvm::Error e = sim::checkCapacity(*bundle, *model))
+      return failWith(llvm::toString(std::move(e)));
+    if (llvm::Error e = sim::checkDeadlockFree(*bundle, *model))
+      return failWith("static check: " + llvm::toString(std::move(e)));
+  }
+
+  sim::SimOptions options;
+  options.trace = !simTrace.empty();
+  llvm::Expected<sim::SimResult> result = sim::simulate(*bundle, *model, inputs, options);
+  if (!result)
+    return failWith(llvm::toString(result.takeError()));
+  sim::printReport(*result, llvm::outs());
+  if (!simTrace.empty())
+    if (llvm::Error e = sim::writeChromeTrace(*result, simTrace))
+      return failWith(llvm::toString(std::move(e)));
+  if (result->deadlock) {
+    llvm::errs() << *result->deadlock;
+    return 1;
+  }
+  if (!simOut.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(simOut))
+      return failWith("cannot create '" + simOut + "': " + ec.message());
+    for (const dc::Symbol &s : bundle->symbols) {
+      if (!s.isOutput)
+        continue;
+      interp::NpyArray array;
+      array.dtype = dtypeOf(context, s.elementType).value_or("u1");
+      array.shape = s.shape;
+      array.data = result->buffers[s.name];
+      llvm::SmallString<128> path(simOut);
+      llvm::sys::path::append(path, s.name + ".npy");
+      if (llvm::Error e = interp::writeNpy(path, array))
+        return failWith(llvm::toString(std::move(e)));
+    }
+  }
+  return 0;
+}
+
+static ktflow::tool::CommandRegistration simRegistration(simCmd, runSim);
