@@ -14,6 +14,7 @@
 #include "ktflow/Interp/Elementwise.h"
 #include "ktflow/Interp/Memory.h"
 #include "ktflow/Interp/Views.h"
+#include "TileScheduler.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -33,6 +34,13 @@ struct LaunchState {
   std::array<int64_t, 3> grid = {1, 1, 1};
   /// arith.constant values, built once per op (they are immutable).
   llvm::DenseMap<mlir::Operation *, RtValue> constants;
+
+  /// Inter-tile ops: the cooperative scheduler (null when the kernel has no
+  /// inter-tile ops), and per produce-op instance the tiles that executed it
+  /// and the partials of those in a producer group.
+  TileScheduler *scheduler = nullptr;
+  TileScheduler::PerInstance<std::set<int64_t>> produced;
+  TileScheduler::PerInstance<std::map<int64_t, llvm::SmallVector<RtValue, 2>>> partials;
 
   LaunchState(int64_t numTiles, Bytes padCapacity) : pads(numTiles, padCapacity) {}
 };
@@ -76,6 +84,10 @@ private:
   bool execLinalg(mlir::Operation *op);
   bool execTensor(mlir::Operation *op);
   bool execKTDP(mlir::Operation *op);
+  bool execInterTile(mlir::Operation *op);
+
+  /// How often this tile has executed each inter_tile_produce op.
+  llvm::DenseMap<mlir::Operation *, int64_t> produceCount;
 
   int64_t tileId;
   std::array<int64_t, 3> tileCoords;

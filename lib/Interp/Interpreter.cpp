@@ -626,23 +626,48 @@ LogicalResult Interpreter::run() {
   if (failed(bindArguments(kernel)))
     return failure();
 
-  // 4. Tiles, one after another by linear id (x fastest).
+  // 4. Tiles, one after another by linear id (x fastest); cooperatively when
+  // inter-tile ops make tiles wait for each other.
   Block &entry = kernel.getBody().front();
   SmallVector<RtValue, 8> args(argValues.begin(), argValues.end());
-  for (int64_t z = 0; z < grid[2]; ++z)
-    for (int64_t y = 0; y < grid[1]; ++y)
-      for (int64_t x = 0; x < grid[0]; ++x) {
-        int64_t linear = x + grid[0] * y + grid[0] * grid[1] * z;
-        TileExecutor tile(*state, linear, {x, y, z});
-        try {
-          tile.run(entry, args);
-        } catch (const InterpError &error) {
-          Operation *op = tile.currentOp() ? tile.currentOp() : kernel.getOperation();
-          op->emitError() << error.message << " [tile " << linear << ", grid point ("
-                          << x << ", " << y << ", " << z << ")]";
-          return failure();
-        }
-      }
+  auto coordsOf = [&](int64_t linear) -> std::array<int64_t, 3> {
+    return {linear % grid[0], (linear / grid[0]) % grid[1], linear / (grid[0] * grid[1])};
+  };
+  auto runTile = [&](int64_t linear) -> std::optional<TileFailure> {
+    TileExecutor tile(*state, linear, coordsOf(linear));
+    try {
+      tile.run(entry, args);
+    } catch (const InterpError &error) {
+      return TileFailure{linear, tile.currentOp(), error.message};
+    }
+    return std::nullopt;
+  };
+  bool interTile = false;
+  kernel.walk([&](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    if (name.starts_with("ktdp.inter_tile_"))
+      interTile = true;
+  });
+  std::optional<TileFailure> tileFailure;
+  if (interTile) {
+    TileScheduler scheduler(numTiles);
+    state->scheduler = &scheduler;
+    tileFailure = scheduler.run(runTile);
+    state->scheduler = nullptr;
+  } else {
+    for (int64_t linear = 0; linear < numTiles && !tileFailure; ++linear)
+      tileFailure = runTile(linear);
+  }
+  if (tileFailure) {
+    Operation *op = tileFailure->op ? tileFailure->op : kernel.getOperation();
+    InFlightDiagnostic diag = op->emitError() << tileFailure->message;
+    if (tileFailure->tile >= 0) {
+      auto c = coordsOf(tileFailure->tile);
+      diag << " [tile " << tileFailure->tile << ", grid point (" << c[0] << ", " << c[1]
+           << ", " << c[2] << ")]";
+    }
+    return mlir::failure();
+  }
   return success();
 }
 

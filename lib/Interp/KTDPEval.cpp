@@ -318,7 +318,6 @@ bool TileExecutor::execKTDP(Operation *op) {
   }
 
   if (isa<ktdp::InterTileProduceOp, ktdp::InterTileReduceOp, ktdp::InterTileConsumeOp>(op))
-    fail("experimental op '" + op->getName().getStringRef() +
-         "' is not supported by the interpreter");
+    return execInterTile(op);
   return false;
 }

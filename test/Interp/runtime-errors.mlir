@@ -90,24 +90,3 @@ func.func @extract_oob() {
   return
 }
 
-// RUN: not ktflow interp %s --func inter_tile 2>&1 | FileCheck %s --check-prefix=INTER
-// INTER: error: experimental op 'ktdp.inter_tile_produce' is not supported by the interpreter [tile 0
-#groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>
-func.func @inter_tile() attributes {grid = [4]} {
-  %p = arith.constant dense<1.0> : tensor<1xf16>
-  %z = arith.constant dense<0.0> : tensor<1xf16>
-  %f = ktdp.inter_tile_produce producer_tiles_per_group = affine_set<(i)[g] : (i - 2*g >= 0, -i + 2*g + 1 >= 0)>
-         -> !ktdp.tile_future<(tensor<1xf16>), groups = #groups> {
-    ^bb0(%gid: index):
-      ktdp.yield_partial %p : tensor<1xf16>
-  }
-  %s = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = affine_set<(i)[g] : (i - 2*g >= 0, -i + 2*g + 1 >= 0)>,
-         identity(%z : tensor<1xf16>)
-         : <(tensor<1xf16>), groups = #groups> -> tensor<1xf16> {
-    ^bb0(%l: tensor<1xf16>, %r: tensor<1xf16>):
-      %e = tensor.empty() : tensor<1xf16>
-      %sum = linalg.add ins(%l, %r : tensor<1xf16>, tensor<1xf16>) outs(%e : tensor<1xf16>) -> tensor<1xf16>
-      ktdp.yield_reduced %sum : tensor<1xf16>
-  }
-  return
-}
