@@ -19,7 +19,7 @@ test: build
 	ninja -C $(BUILD) check
 
 demo: build
-	./$(BUILD)/bin/ktflow check --print examples/vector_arith.mlir
+	./$(BUILD)/bin/ktflow run examples/vector_arith.mlir --arch spyre
 
 clean:
 	rm -rf $(BUILD)

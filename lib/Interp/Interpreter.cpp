@@ -625,6 +625,8 @@ LogicalResult Interpreter::run() {
   // 3. Arguments.
   if (failed(bindArguments(kernel)))
     return failure();
+  if (options.bindOnly)
+    return success();
 
   // 4. Tiles, one after another by linear id (x fastest); cooperatively when
   // inter-tile ops make tiles wait for each other.
