@@ -83,6 +83,8 @@ struct Transfer {
 /// the group's iteration space.
 struct Tile {
   SmallVector<int64_t> origin, extent;
+  /// Iteration of the group's scf.for (0 without a loop).
+  int64_t iteration = 0;
 };
 
 /// Where a compute input comes from.
@@ -125,6 +127,9 @@ private:
   Operation *outer = nullptr, *computeStage = nullptr;
   SmallVector<int64_t> space, tileShape, shares, loopOrder;
   int64_t splitDim = 0, vectorWidth = 0;
+  /// The group's scf.for: first induction value per grid tile, step, trips.
+  SmallVector<int64_t> loopLower;
+  int64_t loopStep = 1, loopTrips = 1;
   SmallVector<Transfer> loads, stores;
   SmallVector<ComputeInput> computeInputs;
   std::vector<std::vector<Tile>> tiles; // per sub-core instance
@@ -187,8 +192,6 @@ LogicalResult GroupLowering::collect() {
   if (std::distance(pipelines.begin(), pipelines.end()) != 1)
     return group.emitError("group must hold exactly one pipeline");
   outer = *pipelines.begin();
-  if (group->getAttr("loop"))
-    return group.emitError("groups inside an scf.for loop are not lowered yet");
   if (!i64Array(group->getAttr("reduce_dims")).empty())
     return group.emitError("reductions are not lowered yet");
   space = i64Array(group->getAttr("space"));
@@ -330,6 +333,30 @@ LogicalResult GroupLowering::collect() {
   if (gridTiles > cores)
     return kernel.emitError("grid of ") << gridTiles << " tiles does not fit " << cores
                                         << " cores";
+  // The group's loop: every grid tile must run the same number of
+  // iterations, so one program (unrolled over them) serves every core.
+  if (auto loop = group->getAttrOfType<DictionaryAttr>("loop")) {
+    auto lbMap = loop.getAs<AffineMapAttr>("lb"), ubMap = loop.getAs<AffineMapAttr>("ub");
+    loopStep = i64Of(loop.get("step"), 0);
+    if (!lbMap || !ubMap || loopStep <= 0)
+      return group.emitError("group loop lacks lb, ub or a positive step");
+    for (int64_t c = 0; c < gridTiles; ++c) {
+      SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
+                                     c / (grid[0] * grid[1])};
+      coords.resize(lbMap.getValue().getNumDims(), 0);
+      int64_t lb = lbMap.getValue().compose(coords)[0];
+      coords.resize(ubMap.getValue().getNumDims(), 0);
+      int64_t ub = ubMap.getValue().compose(coords)[0];
+      int64_t trips = ub > lb ? (ub - lb + loopStep - 1) / loopStep : 0;
+      if (c > 0 && trips != loopTrips)
+        return group.emitError("grid tiles run different numbers of loop iterations (")
+               << loopTrips << " and " << trips << "): not lowered";
+      loopTrips = trips;
+      loopLower.push_back(lb);
+    }
+  } else {
+    loopLower.assign(gridTiles, 0);
+  }
   ldInstances.assign(gridTiles, {});
   stInstances.assign(gridTiles, {});
   for (int64_t c = 0; c < gridTiles; ++c) {
@@ -349,6 +376,7 @@ LogicalResult GroupLowering::collect() {
     hi[splitDim] = start + share;
     start += share;
     std::vector<Tile> list;
+    for (int64_t iteration = 0; iteration < loopTrips; ++iteration) {
     SmallVector<int64_t> counts;
     for (size_t d = 0; d < space.size(); ++d)
       counts.push_back((hi[d] - lo[d] + tileShape[d] - 1) / tileShape[d]);
@@ -365,6 +393,7 @@ LogicalResult GroupLowering::collect() {
         rest /= counts[d];
       }
       Tile tile;
+      tile.iteration = iteration;
       for (size_t d = 0; d < space.size(); ++d) {
         int64_t o = lo[d] + index[d] * tileShape[d];
         tile.origin.push_back(o);
@@ -376,11 +405,12 @@ LogicalResult GroupLowering::collect() {
                << vectorWidth << "-element vectors: masked vectors are not lowered";
       list.push_back(tile);
     }
+    }
     tiles.push_back(std::move(list));
   }
 
   // The roofline's work: bytes along the routes, compute per element.
-  int64_t elementsPerGridTile = 1;
+  int64_t elementsPerGridTile = loopTrips;
   for (int64_t s : space)
     elementsPerGridTile *= s;
   auto memNode = model.lookupNode(loads.empty() ? stores.front().memory : loads.front().memory);
@@ -394,7 +424,7 @@ LogicalResult GroupLowering::collect() {
       int64_t n = 1;
       for (int64_t s : t.shape)
         n *= s;
-      Bytes bytes = toBytes(Elements(n * gridTiles), t.esize);
+      Bytes bytes = toBytes(Elements(n * gridTiles * loopTrips), t.esize);
       charge(globalNodes.front(), *memNode, bytes);
       charge(*memNode, *computeNode, toBytes(Elements(elementsPerGridTile * gridTiles), esize));
     }
@@ -404,7 +434,8 @@ LogicalResult GroupLowering::collect() {
         n *= s;
       charge(*computeNode, *memNode,
              toBytes(Elements(elementsPerGridTile * gridTiles), esize));
-      charge(*memNode, globalNodes.front(), toBytes(Elements(n * gridTiles), t.esize));
+      charge(*memNode, globalNodes.front(),
+             toBytes(Elements(n * gridTiles * loopTrips), t.esize));
     }
     Block &body = computeStage->getRegion(0).front();
     for (Operation &op : body)
@@ -422,8 +453,9 @@ FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) 
   auto grid = kernel.getGrid();
   SmallVector<int64_t> coords = {linear % grid[0], (linear / grid[0]) % grid[1],
                                  linear / (grid[0] * grid[1])};
-  while ((int64_t)coords.size() < t.origin.getNumDims())
-    coords.push_back(0);
+  // The induction variable (dim 3) starts at this grid tile's lower bound.
+  coords.push_back(loopLower[linear]);
+  coords.resize(t.origin.getNumDims(), 0);
   SmallVector<int64_t> origin = t.origin.compose(coords);
   auto strides = t.tensor.getStrides();
   auto lower = t.tensor.getLowerCorner();
@@ -441,6 +473,17 @@ int64_t GroupLowering::tileElementOffset(const Transfer &t, const Tile &tile) co
   for (size_t i = 0; i < t.dims.size() && i < strides.size(); ++i)
     if (t.dims[i] >= 0)
       elements += tile.origin[t.dims[i]] * strides[i];
+  // The loop's advance: origin is affine in the induction variable, so the
+  // difference between iterations is the same on every grid tile.
+  if (tile.iteration > 0 && t.origin.getNumDims() > 3) {
+    SmallVector<int64_t> first(t.origin.getNumDims(), 0), later;
+    first[3] = loopLower.empty() ? 0 : loopLower[0];
+    later = first;
+    later[3] += tile.iteration * loopStep;
+    SmallVector<int64_t> a = t.origin.compose(first), b = t.origin.compose(later);
+    for (size_t i = 0; i < a.size() && i < strides.size(); ++i)
+      elements += (b[i] - a[i]) * strides[i];
+  }
   return elements;
 }
 
@@ -479,8 +522,14 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     auto strides = t.tensor.getStrides();
     for (size_t i = 0; i < shape.size(); ++i)
       extent += (shape[i] - 1) * strides[i];
-    dc::Symbol symbol{"arg" + std::to_string(t.arg), typeName, {extent},
-                      toBytes(Elements(extent), t.esize), !isOutput, isOutput};
+    // The runtime allocates whole alignment units, so short loads may
+    // read (never write) up to the end of the last one.
+    auto global = model.memoriesBacking(arch::KtirSpace::Global);
+    Bytes size = toBytes(Elements(extent), t.esize);
+    if (!global.empty())
+      size = size.alignTo(model.node(global.front()).memory.alignment);
+    dc::Symbol symbol{"arg" + std::to_string(t.arg), typeName,
+                      {toElements(size, t.esize).count()}, size, !isOutput, isOutput};
     bundle.symbols.push_back(symbol);
     out.symbolArgs.push_back(t.arg);
     return bundle.symbols.size() - 1;
@@ -545,6 +594,16 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       Bytes global = toBytes(Elements(strides[i]), t.esize), localStep(pitch[i]);
       dims.push_back({extent[i], isLoad ? global : localStep, isLoad ? localStep : global});
     }
+    // A single run shorter than the DMA's smallest access (a scalar, a
+    // short row) is read whole: the extra bytes land in the buffer's
+    // padding and are never used. Stores always write only valid bytes.
+    auto dmaNode = model.lookupNode(dmaUnit);
+    auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+    if (isLoad && dims.empty() && dmaNode && !globalMemories.empty())
+      if (const arch::AccessRule *rule =
+              model.node(*dmaNode).accessTo(globalMemories.front()))
+        if (run < rule->minSize && rule->minSize <= t.bytes)
+          run = rule->minSize.alignTo(rule->sizeMultiple);
     if (isLoad)
       dma.copy(local, global, run, dims);
     else
