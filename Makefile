@@ -19,7 +19,7 @@ test: build
 	ninja -C $(BUILD) check
 
 demo: build
-	./$(BUILD)/bin/ktflow check --print examples/vector_arith.mlir
+	./$(BUILD)/bin/ktflow run examples/vector_arith.mlir --arch spyre
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # (KTFLOW_SANITIZE) in its own build directory.

@@ -635,6 +635,8 @@ LogicalResult Interpreter::run() {
     return failure();
   if (options.checkRaces)
     state->global.enableRaceChecks();
+  if (options.bindOnly)
+    return success();
 
   // 4. Tiles, one after another by linear id (x fastest); cooperatively when
   // inter-tile ops make tiles wait for each other.

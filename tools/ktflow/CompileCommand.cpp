@@ -10,6 +10,10 @@
 #include "Command.h"
 
 #include "ktflow/InitAll.h"
+#include "ktflow/DeviceCode/Encoding.h"
+#include "ktflow/DeviceCode/TextForm.h"
+#include "ktflow/Lower/LowerSchedule.h"
+#include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Plan.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -32,20 +36,29 @@ static cl::opt<std::string> compileArch("arch",
                                         cl::desc("architecture description (name or file); "
                                                  "default: one embedded in the input"),
                                         cl::sub(compileCmd));
-static cl::opt<std::string> compileEmit("emit", cl::desc("what to print: schedule"),
+static cl::opt<std::string> compileEmit("emit",
+                                        cl::desc("what to print: schedule, or asm (the "
+                                                 "device code's text form)"),
                                         cl::init("schedule"), cl::sub(compileCmd));
 static cl::opt<std::string> compileDumpPlan("dump-plan",
                                             cl::desc("write the decisions as JSON to FILE"),
                                             cl::value_desc("FILE"), cl::sub(compileCmd));
 static cl::opt<std::string> compilePlan("plan", cl::desc("replay the decisions of FILE"),
                                         cl::value_desc("FILE"), cl::sub(compileCmd));
+static cl::opt<std::string> compileOutput("o",
+                                          cl::desc("lower to device code and write the "
+                                                   "binary bundle to FILE"),
+                                          cl::value_desc("FILE"), cl::sub(compileCmd));
+static cl::list<std::string>
+    compileScalars("arg", cl::desc("value of a scalar argument: INDEX=VALUE"),
+                   cl::value_desc("INDEX=VALUE"), cl::sub(compileCmd));
 static cl::opt<int64_t> compileDepth("depth", cl::desc("buffer depth (default 2)"),
                                      cl::init(2), cl::sub(compileCmd));
 
 static int runCompile() {
-  if (compileEmit != "schedule") {
+  if (compileEmit != "schedule" && compileEmit != "asm") {
     llvm::errs() << "ktflow compile: --emit=" << compileEmit
-                 << " is not supported (supported: schedule)\n";
+                 << " is not supported (supported: schedule, asm)\n";
     return 1;
   }
   mlir::DialectRegistry registry;
@@ -84,6 +97,35 @@ static int runCompile() {
     }
     ktflow::ktsched::writePlan(*module, out->os());
     out->keep();
+  }
+  if (compileEmit == "asm" || !compileOutput.empty()) {
+    std::shared_ptr<const ktflow::arch::ArchModel> model =
+        ktflow::ktsched::getArchModel(*module, compileArch);
+    if (!model)
+      return 1;
+    ktflow::lower::LowerOptions lowerOptions;
+    for (const std::string &arg : compileScalars) {
+      auto [index, value] = llvm::StringRef(arg).split('=');
+      int64_t i;
+      double v;
+      if (index.getAsInteger(10, i) || value.getAsDouble(v)) {
+        llvm::errs() << "ktflow compile: --arg " << arg << ": expected INDEX=VALUE\n";
+        return 1;
+      }
+      lowerOptions.scalarArgs[i] = v;
+    }
+    mlir::FailureOr<ktflow::lower::LoweredKernel> lowered =
+        ktflow::lower::lowerSchedule(*module, *model, lowerOptions);
+    if (mlir::failed(lowered))
+      return 1;
+    if (!compileOutput.empty())
+      if (llvm::Error err = ktflow::dc::writeBundleFile(compileOutput, lowered->bundle)) {
+        llvm::errs() << "ktflow compile: " << llvm::toString(std::move(err)) << "\n";
+        return 1;
+      }
+    if (compileEmit == "asm")
+      ktflow::dc::printBundle(lowered->bundle, llvm::outs());
+    return 0;
   }
   module->print(llvm::outs());
   llvm::outs() << "\n";

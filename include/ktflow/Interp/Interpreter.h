@@ -45,6 +45,9 @@ struct InterpOptions {
   bool checkRaces = false;
   /// Grid used when the kernel has no `grid` attribute.
   std::optional<std::vector<int64_t>> grid;
+  /// Bind the arguments (fill the buffers) but run no tile: what `ktflow
+  /// run` needs to hand the simulator the exact inputs the interpreter sees.
+  bool bindOnly = false;
 };
 
 /// How a kernel argument was bound.

@@ -1,0 +1,45 @@
+//===- LowerSchedule.h - schedule IR to device code ------------*- C++ -*-===//
+//
+// Unit lowering (DESIGN.md, "unit IR"): a scheduled kernel (ktsched.kernel)
+// becomes one device-code program per unit kind and sub-core instance,
+// SPMD over the cores through per-instance tables, with explicit
+// push/pop/send/recv and signal/wait between the units. docs/run.md
+// describes the strategy per construct.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_LOWER_LOWERSCHEDULE_H
+#define KTFLOW_LOWER_LOWERSCHEDULE_H
+
+#include "ktflow/Arch/ArchModel.h"
+#include "ktflow/DeviceCode/Program.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+
+namespace ktflow::lower {
+
+struct LowerOptions {
+  /// Values of scalar kernel arguments (by argument index). Device code has
+  /// no scalar registers: a scalar becomes a splat constant.
+  std::map<int64_t, double> scalarArgs;
+};
+
+/// What lowering produces: the device code and the kernel's work for the
+/// roofline (bytes along the schedule's routes, compute per unit).
+struct LoweredKernel {
+  dc::Bundle bundle;
+  arch::Workload workload;
+  /// Kernel argument index of every bundle symbol.
+  std::vector<int64_t> symbolArgs;
+};
+
+/// Lowers the ktsched.kernel of `module` for `model`, then runs the static
+/// checks (capacity, deadlock freedom). Everything the lowering does not
+/// cover, and every failed check, is a diagnostic at the schedule op.
+mlir::FailureOr<LoweredKernel> lowerSchedule(mlir::ModuleOp module,
+                                             const arch::ArchModel &model,
+                                             const LowerOptions &options = {});
+
+} // namespace ktflow::lower
+
+#endif // KTFLOW_LOWER_LOWERSCHEDULE_H

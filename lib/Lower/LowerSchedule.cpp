@@ -1,0 +1,860 @@
+//===- LowerSchedule.cpp - schedule IR to device code ---------------------===//
+//
+// Strategy. A compute group of the form the scheduler produces for a
+// two-level memory path (global --dma--> scratchpad --load unit--> FIFO -->
+// compute --> FIFO --store unit--> scratchpad --dma--> global) becomes four
+// programs per sub-core instance j: the DMA's (one per core, serving every
+// sub-core), the load unit's, the compute unit's and the store unit's. All
+// of them are SPMD over the cores: a core's grid tile only changes the
+// global byte offsets (one table column per transfer) and the peer
+// instances the DMA signals (table columns), so one program serves every
+// core.
+//
+// Tiles of one sub-core instance are unrolled (each with its own origin and
+// extent, so a ragged edge tile moves exactly its valid bytes); the vectors
+// of a tile are counted loops whose addresses step with `+iD*S` terms.
+// N-buffering is slot `tile % depth` of each buffer. Synchronisation:
+//   DMA  --signal ld sem 0-->  "input slots of tile k are full"
+//   ld   --signal dma sem 2j--> "input slots of tile k are free"
+//   st   --signal dma sem 2j+1--> "output slots of tile k are full"
+//   DMA  --signal st sem 0-->  "output slots of tile k are free"
+// The DMA runs loads `depth - 1` tiles ahead of stores, which keeps every
+// unit busy and cannot deadlock (checked by sim::checkDeadlockFree before
+// the bundle is returned). At the end of a group every unit drains the
+// signals still owed, so the next group starts from zeroed semaphores.
+//
+// Compute bodies map ktsched.vop kinds to vector instructions through the
+// scheduler's supported-op table (the op class the table assigns is the
+// instruction's op class), so the input check and the lowering agree.
+// Everything outside this form is diagnosed at the schedule op.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Lower/LowerSchedule.h"
+
+#include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/SupportedOps.h"
+#include "ktflow/Sim/StaticChecks.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::lower;
+namespace ks = ktflow::ktsched;
+
+namespace {
+
+Attribute decisionValue(Operation *op, StringRef name) {
+  Attribute attr = op->getAttr(name);
+  if (auto decision = llvm::dyn_cast_or_null<ks::DecisionAttr>(attr))
+    return decision.getValue();
+  return attr;
+}
+
+SmallVector<int64_t> i64Array(Attribute attr) {
+  if (auto array = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(attr))
+    return SmallVector<int64_t>(array.asArrayRef());
+  return {};
+}
+
+int64_t i64Of(Attribute attr, int64_t fallback = 0) {
+  if (auto value = llvm::dyn_cast_or_null<IntegerAttr>(attr))
+    return value.getInt();
+  return fallback;
+}
+
+/// One transfer of a load or store stage, resolved against its tensor.
+struct Transfer {
+  mutable ks::TensorOp tensor;
+  int64_t arg = 0;
+  ElementSize esize{Bytes(2)};
+  AffineMap origin;
+  SmallVector<int64_t> shape, dims;
+  /// The scratchpad buffer it goes through.
+  ks::BufferOp buffer;
+  std::string memory;
+  Bytes address, bytes, instanceStride;
+  int64_t depth = 1;
+};
+
+/// A tile of one sub-core instance's share: origin and extent per dim of
+/// the group's iteration space.
+struct Tile {
+  SmallVector<int64_t> origin, extent;
+  /// Iteration of the group's scf.for (0 without a loop).
+  int64_t iteration = 0;
+};
+
+/// Where a compute input comes from.
+struct ComputeInput {
+  int loadIndex = -1;          ///< Index into the load transfers, or
+  std::optional<double> splat; ///< a scalar argument's value.
+};
+
+class GroupLowering {
+public:
+  GroupLowering(const arch::ArchModel &model, const LowerOptions &options,
+                ks::KernelOp kernel, ks::GroupOp group, LoweredKernel &out)
+      : model(model), options(options), kernel(kernel), group(group), out(out) {}
+
+  LogicalResult collect();
+  LogicalResult emit(unsigned groupIndex);
+
+  // Unit names, as the schedule binds them.
+  std::string dmaUnit, ldUnit, computeUnit, stUnit;
+  int64_t cores = 0, subcores = 0;
+  SmallVector<int64_t> coreIds;           ///< cores that run a grid tile
+  std::vector<std::vector<int64_t>> ldInstances, stInstances; // [core][j]
+
+private:
+  LogicalResult resolveTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
+                                Value bufferValue, Transfer &t);
+  /// Byte offset of a transfer's grid-tile origin on grid tile `linear`.
+  FailureOr<int64_t> gridOffset(const Transfer &t, int64_t linear);
+  /// Element offset of a tile inside the transfer's grid tile.
+  int64_t tileElementOffset(const Transfer &t, const Tile &tile) const;
+  SmallVector<int64_t> bufferPitch(const Transfer &t) const;
+  dc::Address slotAddress(const Transfer &t, int64_t j, int64_t tileIndex) const;
+
+  const arch::ArchModel &model;
+  const LowerOptions &options;
+  ks::KernelOp kernel;
+  ks::GroupOp group;
+  LoweredKernel &out;
+
+  Operation *outer = nullptr, *computeStage = nullptr;
+  SmallVector<int64_t> space, tileShape, shares, loopOrder;
+  int64_t splitDim = 0, vectorWidth = 0;
+  /// The group's scf.for: first induction value per grid tile, step, trips.
+  SmallVector<int64_t> loopLower;
+  int64_t loopStep = 1, loopTrips = 1;
+  SmallVector<Transfer> loads, stores;
+  SmallVector<ComputeInput> computeInputs;
+  std::vector<std::vector<Tile>> tiles; // per sub-core instance
+  dc::ElemType elemType = dc::ElemType::F16;
+  mlir::Type mlirElemType;
+  ElementSize esize{Bytes(2)};
+};
+
+LogicalResult GroupLowering::resolveTransfer(Operation *stage, ArrayAttr transfers,
+                                             unsigned index, Value bufferValue, Transfer &t) {
+  if (!transfers || index >= transfers.size())
+    return stage->emitError("stage has no transfer ") << index;
+  auto dict = llvm::dyn_cast<DictionaryAttr>(transfers[index]);
+  auto tensorRef = dict ? dict.getAs<FlatSymbolRefAttr>("tensor") : nullptr;
+  if (!tensorRef)
+    return stage->emitError("transfer ") << index << " names no tensor";
+  t.tensor = kernel.lookupSymbol<ks::TensorOp>(tensorRef.getValue());
+  if (!t.tensor)
+    return stage->emitError("unknown tensor ") << tensorRef;
+  t.arg = t.tensor.getArg();
+  auto size = dc::elementSizeOf(
+      [&] {
+        std::string s;
+        llvm::raw_string_ostream os(s);
+        t.tensor.getElementType().print(os);
+        return s;
+      }());
+  if (!size)
+    return stage->emitError("element type ") << t.tensor.getElementType()
+                                             << " has no device-code size";
+  t.esize = *size;
+  auto origin = dict.getAs<AffineMapAttr>("origin");
+  if (!origin)
+    return stage->emitError("transfer ") << index << " has no origin";
+  t.origin = origin.getValue();
+  t.shape = i64Array(dict.get("shape"));
+  t.dims = i64Array(dict.get("dims"));
+  if (t.tensor.getStrides().empty() || t.tensor.getStrides().back() != 1)
+    return stage->emitError("transfer of @")
+           << t.tensor.getSymName() << " is not contiguous in its last dimension: "
+           << "strided element transfers are not lowered";
+  t.buffer = bufferValue.getDefiningOp<ks::BufferOp>();
+  if (!t.buffer)
+    return stage->emitError("transfer ") << index << " does not go through a buffer";
+  Operation *b = t.buffer;
+  auto memory = b->getAttrOfType<StringAttr>("memory");
+  t.memory = memory ? memory.getValue().str() : "";
+  t.address = Bytes(i64Of(decisionValue(b, "address"), -1));
+  t.bytes = Bytes(i64Of(b->getAttr("bytes")));
+  t.depth = i64Of(decisionValue(b, "depth"), 1);
+  t.instanceStride = Bytes(i64Of(b->getAttr("instance_stride")));
+  if (t.address.count() < 0 || t.memory.empty() || t.depth < 1)
+    return b->emitError("buffer is not allocated (no memory, address or depth)");
+  return success();
+}
+
+LogicalResult GroupLowering::collect() {
+  // The outer pipeline and its stages.
+  auto pipelines = group.getBody().getOps<ks::PipelineOp>();
+  if (std::distance(pipelines.begin(), pipelines.end()) != 1)
+    return group.emitError("group must hold exactly one pipeline");
+  outer = *pipelines.begin();
+  if (!i64Array(group->getAttr("reduce_dims")).empty())
+    return group.emitError("reductions are not lowered yet");
+  space = i64Array(group->getAttr("space"));
+  tileShape = i64Array(decisionValue(outer, "tile"));
+  loopOrder = i64Array(decisionValue(outer, "loop_order"));
+  auto split = llvm::dyn_cast_or_null<DictionaryAttr>(decisionValue(outer, "split"));
+  if (space.empty() || tileShape.size() != space.size() || !split)
+    return outer->emitError("pipeline lacks tile or split decisions");
+  splitDim = i64Of(split.get("dim"));
+  shares = i64Array(split.get("shares"));
+  if (loopOrder.size() != space.size()) {
+    loopOrder.clear();
+    for (size_t d = 0; d < space.size(); ++d)
+      loopOrder.push_back(d);
+  }
+
+  Operation *dmaLoad = nullptr, *nested = nullptr, *dmaStore = nullptr;
+  for (Operation &op : outer->getRegion(0).front()) {
+    auto stage = llvm::dyn_cast<ks::StageOp>(op);
+    if (!stage)
+      continue;
+    StringRef role = stage.getRole();
+    if (role == "dma_load")
+      dmaLoad = stage;
+    else if (role == "nested")
+      nested = stage;
+    else if (role == "dma_store")
+      dmaStore = stage;
+    else
+      return stage.emitError("stage '") << role << "' at the tile level is not lowered";
+  }
+  if (!dmaLoad || !nested || !dmaStore)
+    return outer->emitError("pipeline is not of the form dma_load, nested, dma_store");
+  auto unitOf = [&](Operation *stage) -> std::string {
+    if (auto name = llvm::dyn_cast_or_null<StringAttr>(decisionValue(stage, "unit")))
+      return name.getValue().str();
+    return "";
+  };
+  dmaUnit = unitOf(dmaLoad);
+  if (unitOf(dmaStore) != dmaUnit)
+    return dmaStore->emitError("loads and stores on different DMA units are not lowered");
+
+  // The inner (vector) pipeline.
+  Operation *inner = nullptr;
+  for (Operation &op : nested->getRegion(0).front())
+    if (llvm::isa<ks::PipelineOp>(op))
+      inner = &op;
+  if (!inner)
+    return nested->emitError("nested stage holds no pipeline");
+  Operation *ldStage = nullptr, *stStage = nullptr;
+  for (Operation &op : inner->getRegion(0).front()) {
+    if (auto stage = llvm::dyn_cast<ks::StageOp>(op)) {
+      StringRef role = stage.getRole();
+      if (role == "load")
+        ldStage = stage;
+      else if (role == "compute")
+        computeStage = stage;
+      else if (role == "store")
+        stStage = stage;
+      else
+        return stage.emitError("stage '")
+               << role << "' inside a tile is not lowered (only load, compute, store: "
+               << "one scratchpad level)";
+    }
+  }
+  if (!ldStage || !computeStage || !stStage)
+    return inner->emitError("inner pipeline is not of the form load, compute, store");
+  ldUnit = unitOf(ldStage);
+  computeUnit = unitOf(computeStage);
+  stUnit = unitOf(stStage);
+  vectorWidth = i64Of(decisionValue(computeStage, "vector"));
+  if (vectorWidth <= 0)
+    return computeStage->emitError("compute stage has no vector width");
+
+  // Loads: the dma_load's transfers, read back by the load stage in order.
+  auto loadTransfers = dmaLoad->getAttrOfType<ArrayAttr>("transfers");
+  for (auto [i, value] : llvm::enumerate(ldStage->getOperands())) {
+    Transfer t;
+    if (failed(resolveTransfer(ldStage, loadTransfers, i, value, t)))
+      return failure();
+    loads.push_back(t);
+  }
+  // Stores: the store stage's results are the nested stage's results, each
+  // buffered and then stored by dma_store in operand order.
+  auto storeTransfers = dmaStore->getAttrOfType<ArrayAttr>("transfers");
+  for (auto [i, value] : llvm::enumerate(dmaStore->getOperands())) {
+    Transfer t;
+    if (failed(resolveTransfer(dmaStore, storeTransfers, i, value, t)))
+      return failure();
+    stores.push_back(t);
+  }
+
+  // Compute inputs: FIFOs from the load stage, or scalar arguments.
+  for (Value input : computeStage->getOperands()) {
+    ComputeInput in;
+    if (auto fifo = input.getDefiningOp<ks::FifoOp>())
+      input = fifo.getSource();
+    if (auto scalar = input.getDefiningOp<ks::ScalarArgOp>()) {
+      auto it = options.scalarArgs.find(scalar.getArg());
+      if (it == options.scalarArgs.end())
+        return scalar.emitError("scalar argument ")
+               << scalar.getArg() << " needs a value at compile time (pass --arg NAME=VALUE)";
+      in.splat = it->second;
+    } else if (auto result = llvm::dyn_cast<OpResult>(input);
+               result && result.getOwner() == ldStage) {
+      in.loadIndex = result.getResultNumber();
+    } else {
+      return computeStage->emitError("compute input is neither a load nor a scalar");
+    }
+    computeInputs.push_back(in);
+  }
+
+  // Element type of the registers.
+  mlirElemType = group.getElementType();
+  std::string typeName;
+  llvm::raw_string_ostream typeOs(typeName);
+  mlirElemType.print(typeOs);
+  auto type = dc::parseElemType(typeName);
+  if (!type)
+    return group.emitError("element type ") << mlirElemType << " has no vector registers";
+  elemType = *type;
+  esize = dc::elemTypeSize(elemType);
+
+  // Units and instances. Cores are the instances of the DMA's group; the
+  // sub-core instances those of the load unit's group inside one core.
+  auto dmaNode = model.lookupNode(dmaUnit), ldNode = model.lookupNode(ldUnit),
+       stNode = model.lookupNode(stUnit), computeNode = model.lookupNode(computeUnit);
+  if (!dmaNode || !ldNode || !stNode || !computeNode)
+    return group.emitError("schedule names a unit the description lacks");
+  arch::GroupId coreGroup = model.node(*dmaNode).group;
+  arch::GroupId subGroup = model.node(*ldNode).group;
+  cores = model.instanceCount(coreGroup);
+  subcores = model.instanceCount(subGroup) / cores;
+  if ((int64_t)shares.size() > subcores)
+    return outer->emitError("split over ") << shares.size() << " instances but a core has "
+                                           << subcores;
+  auto grid = kernel.getGrid();
+  int64_t gridTiles = grid[0] * grid[1] * grid[2];
+  if (gridTiles > cores)
+    return kernel.emitError("grid of ") << gridTiles << " tiles does not fit " << cores
+                                        << " cores";
+  // The group's loop: every grid tile must run the same number of
+  // iterations, so one program (unrolled over them) serves every core.
+  if (auto loop = group->getAttrOfType<DictionaryAttr>("loop")) {
+    auto lbMap = loop.getAs<AffineMapAttr>("lb"), ubMap = loop.getAs<AffineMapAttr>("ub");
+    loopStep = i64Of(loop.get("step"), 0);
+    if (!lbMap || !ubMap || loopStep <= 0)
+      return group.emitError("group loop lacks lb, ub or a positive step");
+    for (int64_t c = 0; c < gridTiles; ++c) {
+      SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
+                                     c / (grid[0] * grid[1])};
+      coords.resize(lbMap.getValue().getNumDims(), 0);
+      int64_t lb = lbMap.getValue().compose(coords)[0];
+      coords.resize(ubMap.getValue().getNumDims(), 0);
+      int64_t ub = ubMap.getValue().compose(coords)[0];
+      int64_t trips = ub > lb ? (ub - lb + loopStep - 1) / loopStep : 0;
+      if (c > 0 && trips != loopTrips)
+        return group.emitError("grid tiles run different numbers of loop iterations (")
+               << loopTrips << " and " << trips << "): not lowered";
+      loopTrips = trips;
+      loopLower.push_back(lb);
+    }
+  } else {
+    loopLower.assign(gridTiles, 0);
+  }
+  ldInstances.assign(gridTiles, {});
+  stInstances.assign(gridTiles, {});
+  for (int64_t c = 0; c < gridTiles; ++c) {
+    coreIds.push_back(c);
+    for (int64_t i = 0; i < model.instanceCount(subGroup); ++i)
+      if (model.ancestorInstance(subGroup, i, coreGroup) == c) {
+        ldInstances[c].push_back(i);
+        stInstances[c].push_back(i);
+      }
+  }
+
+  // Tiles of each sub-core instance, in loop order (outermost first).
+  int64_t start = 0;
+  for (int64_t share : shares) {
+    SmallVector<int64_t> lo(space.size(), 0), hi(space.begin(), space.end());
+    lo[splitDim] = start;
+    hi[splitDim] = start + share;
+    start += share;
+    std::vector<Tile> list;
+    for (int64_t iteration = 0; iteration < loopTrips; ++iteration) {
+    SmallVector<int64_t> counts;
+    for (size_t d = 0; d < space.size(); ++d)
+      counts.push_back((hi[d] - lo[d] + tileShape[d] - 1) / tileShape[d]);
+    SmallVector<int64_t> index(space.size(), 0);
+    int64_t total = 1;
+    for (int64_t c : counts)
+      total *= c;
+    for (int64_t n = 0; n < total; ++n) {
+      // Decompose n over loopOrder (last = fastest).
+      int64_t rest = n;
+      for (int k = (int)loopOrder.size() - 1; k >= 0; --k) {
+        int64_t d = loopOrder[k];
+        index[d] = rest % counts[d];
+        rest /= counts[d];
+      }
+      Tile tile;
+      tile.iteration = iteration;
+      for (size_t d = 0; d < space.size(); ++d) {
+        int64_t o = lo[d] + index[d] * tileShape[d];
+        tile.origin.push_back(o);
+        tile.extent.push_back(std::min(tileShape[d], hi[d] - o));
+      }
+      if (tile.extent.back() % vectorWidth != 0)
+        return outer->emitError("a tile row of ")
+               << tile.extent.back() << " elements is not a whole number of "
+               << vectorWidth << "-element vectors: masked vectors are not lowered";
+      list.push_back(tile);
+    }
+    }
+    tiles.push_back(std::move(list));
+  }
+
+  // The roofline's work: bytes along the routes, compute per element.
+  int64_t elementsPerGridTile = loopTrips;
+  for (int64_t s : space)
+    elementsPerGridTile *= s;
+  auto memNode = model.lookupNode(loads.empty() ? stores.front().memory : loads.front().memory);
+  auto globalNodes = model.memoriesBacking(arch::KtirSpace::Global);
+  if (memNode && !globalNodes.empty()) {
+    auto charge = [&](arch::NodeId from, arch::NodeId to, Bytes bytes) {
+      if (auto route = model.route({from, 0}, {to, 0}))
+        model.addRouteTraffic(out.workload, *route, bytes);
+    };
+    for (const Transfer &t : loads) {
+      int64_t n = 1;
+      for (int64_t s : t.shape)
+        n *= s;
+      Bytes bytes = toBytes(Elements(n * gridTiles * loopTrips), t.esize);
+      charge(globalNodes.front(), *memNode, bytes);
+      charge(*memNode, *computeNode, toBytes(Elements(elementsPerGridTile * gridTiles), esize));
+    }
+    for (const Transfer &t : stores) {
+      int64_t n = 1;
+      for (int64_t s : t.shape)
+        n *= s;
+      charge(*computeNode, *memNode,
+             toBytes(Elements(elementsPerGridTile * gridTiles), esize));
+      charge(*memNode, globalNodes.front(),
+             toBytes(Elements(n * gridTiles * loopTrips), t.esize));
+    }
+    Block &body = computeStage->getRegion(0).front();
+    for (Operation &op : body)
+      if (auto vop = llvm::dyn_cast<ks::VectorOp>(op)) {
+        StringRef kind = vop.getKind();
+        StringRef opClass = kind == "const" ? "copy" : kind;
+        out.workload.addCompute(*computeNode, opClass, mlirElemType,
+                                elementsPerGridTile * gridTiles);
+      }
+  }
+  return success();
+}
+
+FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) {
+  auto grid = kernel.getGrid();
+  SmallVector<int64_t> coords = {linear % grid[0], (linear / grid[0]) % grid[1],
+                                 linear / (grid[0] * grid[1])};
+  // The induction variable (dim 3) starts at this grid tile's lower bound.
+  coords.push_back(loopLower[linear]);
+  coords.resize(t.origin.getNumDims(), 0);
+  SmallVector<int64_t> origin = t.origin.compose(coords);
+  auto strides = t.tensor.getStrides();
+  auto lower = t.tensor.getLowerCorner();
+  if (origin.size() != strides.size() || lower.size() != strides.size())
+    return t.tensor.emitError("transfer origin rank does not match the tensor");
+  int64_t elements = t.tensor.getOffset();
+  for (size_t i = 0; i < strides.size(); ++i)
+    elements += (origin[i] - lower[i]) * strides[i];
+  return toBytes(Elements(elements), t.esize).count();
+}
+
+int64_t GroupLowering::tileElementOffset(const Transfer &t, const Tile &tile) const {
+  auto strides = t.tensor.getStrides();
+  int64_t elements = 0;
+  for (size_t i = 0; i < t.dims.size() && i < strides.size(); ++i)
+    if (t.dims[i] >= 0)
+      elements += tile.origin[t.dims[i]] * strides[i];
+  // The loop's advance: origin is affine in the induction variable, so the
+  // difference between iterations is the same on every grid tile.
+  if (tile.iteration > 0 && t.origin.getNumDims() > 3) {
+    SmallVector<int64_t> first(t.origin.getNumDims(), 0), later;
+    first[3] = loopLower.empty() ? 0 : loopLower[0];
+    later = first;
+    later[3] += tile.iteration * loopStep;
+    SmallVector<int64_t> a = t.origin.compose(first), b = t.origin.compose(later);
+    for (size_t i = 0; i < a.size() && i < strides.size(); ++i)
+      elements += (b[i] - a[i]) * strides[i];
+  }
+  return elements;
+}
+
+/// Bytes between consecutive indices of each transfer dimension in the
+/// buffer: a dense row-major copy of the full tile.
+SmallVector<int64_t> GroupLowering::bufferPitch(const Transfer &t) const {
+  SmallVector<int64_t> pitch(t.dims.size(), 0);
+  int64_t step = t.esize.bytes.count();
+  for (int i = (int)t.dims.size() - 1; i >= 0; --i) {
+    pitch[i] = step;
+    step *= t.dims[i] >= 0 ? tileShape[t.dims[i]] : t.shape[i];
+  }
+  return pitch;
+}
+
+dc::Address GroupLowering::slotAddress(const Transfer &t, int64_t j, int64_t tileIndex) const {
+  return dc::ProgramBuilder::memoryAddress(
+      t.memory, t.address + t.instanceStride * j + t.bytes * (tileIndex % t.depth));
+}
+
+LogicalResult GroupLowering::emit(unsigned groupIndex) {
+  dc::Bundle &bundle = out.bundle;
+  // Symbols: one per kernel argument a transfer touches.
+  auto symbolOf = [&](const Transfer &t, bool isOutput) -> uint32_t {
+    for (size_t s = 0; s < out.symbolArgs.size(); ++s)
+      if (out.symbolArgs[s] == t.arg) {
+        bundle.symbols[s].isInput |= !isOutput;
+        bundle.symbols[s].isOutput |= isOutput;
+        return s;
+      }
+    std::string typeName;
+    llvm::raw_string_ostream os(typeName);
+    t.tensor.getElementType().print(os);
+    int64_t extent = t.tensor.getOffset() + 1;
+    auto shape = t.tensor.getShape();
+    auto strides = t.tensor.getStrides();
+    for (size_t i = 0; i < shape.size(); ++i)
+      extent += (shape[i] - 1) * strides[i];
+    // The runtime allocates whole alignment units, so short loads may
+    // read (never write) up to the end of the last one.
+    auto global = model.memoriesBacking(arch::KtirSpace::Global);
+    Bytes size = toBytes(Elements(extent), t.esize);
+    if (!global.empty())
+      size = size.alignTo(model.node(global.front()).memory.alignment);
+    dc::Symbol symbol{"arg" + std::to_string(t.arg), typeName,
+                      {toElements(size, t.esize).count()}, size, !isOutput, isOutput};
+    bundle.symbols.push_back(symbol);
+    out.symbolArgs.push_back(t.arg);
+    return bundle.symbols.size() - 1;
+  };
+  SmallVector<uint32_t> loadSymbols, storeSymbols;
+  for (const Transfer &t : loads)
+    loadSymbols.push_back(symbolOf(t, false));
+  for (const Transfer &t : stores)
+    storeSymbols.push_back(symbolOf(t, true));
+  int64_t nsub = tiles.size();
+  if (2 * nsub > (int64_t)dc::kNumSemaphores)
+    return outer->emitError("too many sub-core instances for the DMA's semaphores");
+  (void)groupIndex;
+
+  // --- DMA: one program over every core, one table row per core. ---------
+  // Columns: a byte offset per transfer (load then store), then the load
+  // and store unit instance of every sub-core.
+  uint32_t nTransfers = loads.size() + stores.size();
+  uint32_t columns = nTransfers + 2 * nsub;
+  std::vector<int64_t> dmaInstances;
+  for (int64_t c : coreIds)
+    dmaInstances.push_back(c);
+  dc::ProgramBuilder dma(bundle, dmaUnit, dmaInstances, columns);
+  for (int64_t c : coreIds) {
+    std::vector<int64_t> row;
+    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      row.push_back(*offset);
+    }
+    for (int64_t j = 0; j < nsub; ++j)
+      row.push_back(ldInstances[c][j]);
+    for (int64_t j = 0; j < nsub; ++j)
+      row.push_back(stInstances[c][j]);
+    dma.addTableRow(row);
+  }
+  auto ldPeer = [&](int64_t j) {
+    return dc::ProgramBuilder::node(
+        ldUnit, {dc::InstanceSelector::Kind::TableColumn, int64_t(nTransfers + j)});
+  };
+  auto stPeer = [&](int64_t j) {
+    return dc::ProgramBuilder::node(
+        stUnit, {dc::InstanceSelector::Kind::TableColumn, int64_t(nTransfers + nsub + j)});
+  };
+  auto copyTile = [&](const Transfer &t, uint32_t symbol, uint32_t column, const Tile &tile,
+                      int64_t j, int64_t k, bool isLoad) {
+    dc::Address global = dc::ProgramBuilder::symbolAddress(
+        symbol, toBytes(Elements(tileElementOffset(t, tile)), t.esize));
+    global.tableColumn = column;
+    dc::Address local = slotAddress(t, j, k);
+    SmallVector<int64_t> pitch = bufferPitch(t);
+    auto strides = t.tensor.getStrides();
+    SmallVector<int64_t> extent;
+    for (size_t i = 0; i < t.dims.size(); ++i)
+      extent.push_back(t.dims[i] >= 0 ? tile.extent[t.dims[i]] : t.shape[i]);
+    Bytes run = toBytes(Elements(extent.back()), t.esize);
+    SmallVector<dc::CopyDim> dims;
+    for (size_t i = 0; i + 1 < extent.size(); ++i) {
+      if (extent[i] == 1)
+        continue;
+      Bytes global = toBytes(Elements(strides[i]), t.esize), localStep(pitch[i]);
+      dims.push_back({extent[i], isLoad ? global : localStep, isLoad ? localStep : global});
+    }
+    // A single run shorter than the DMA's smallest access (a scalar, a
+    // short row) is read whole: the extra bytes land in the buffer's
+    // padding and are never used. Stores always write only valid bytes.
+    auto dmaNode = model.lookupNode(dmaUnit);
+    auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+    if (isLoad && dims.empty() && dmaNode && !globalMemories.empty())
+      if (const arch::AccessRule *rule =
+              model.node(*dmaNode).accessTo(globalMemories.front()))
+        if (run < rule->minSize && rule->minSize <= t.bytes)
+          run = rule->minSize.alignTo(rule->sizeMultiple);
+    if (isLoad)
+      dma.copy(local, global, run, dims);
+    else
+      dma.copy(global, local, run, dims);
+  };
+  int64_t inDepth = 1, outDepth = 1;
+  for (const Transfer &t : loads)
+    inDepth = std::max(inDepth, t.depth);
+  for (const Transfer &t : stores)
+    outDepth = std::max(outDepth, t.depth);
+  for (const Transfer &t : loads)
+    inDepth = std::min(inDepth, t.depth);
+  for (const Transfer &t : stores)
+    outDepth = std::min(outDepth, t.depth);
+  int64_t lag = inDepth - 1;
+  int64_t maxTiles = 0;
+  for (auto &list : tiles)
+    maxTiles = std::max<int64_t>(maxTiles, list.size());
+  for (int64_t s = 0; s < maxTiles + lag; ++s) {
+    for (int64_t j = 0; j < nsub; ++j) {
+      if (s >= (int64_t)tiles[j].size())
+        continue;
+      if (s >= inDepth)
+        dma.wait(2 * j, 1);
+      for (auto [i, t] : llvm::enumerate(loads))
+        copyTile(t, loadSymbols[i], i, tiles[j][s], j, s, true);
+      dma.signal(ldPeer(j), 0);
+    }
+    for (int64_t j = 0; j < nsub; ++j) {
+      int64_t m = s - lag;
+      if (m < 0 || m >= (int64_t)tiles[j].size())
+        continue;
+      dma.wait(2 * j + 1, 1);
+      for (auto [i, t] : llvm::enumerate(stores))
+        copyTile(t, storeSymbols[i], loads.size() + i, tiles[j][m], j, m, false);
+      dma.signal(stPeer(j), 0);
+    }
+  }
+  // Drain: the frees the load units still owe.
+  for (int64_t j = 0; j < nsub; ++j) {
+    int64_t owed = std::min<int64_t>(tiles[j].size(), inDepth);
+    if (owed > 0)
+      dma.wait(2 * j, owed);
+  }
+
+  // --- Load, compute and store units: one program per sub-core index. ---
+  auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
+  // The vector loop nest of a tile: outer dims of the space, then the
+  // vectors of the last dim. Returns the loop depth of each space dim.
+  auto openLoops = [&](dc::ProgramBuilder &b, const Tile &tile) {
+    for (size_t d = 0; d + 1 < space.size(); ++d)
+      b.loop(tile.extent[d]);
+    b.loop(tile.extent.back() / vectorWidth);
+  };
+  auto closeLoops = [&](dc::ProgramBuilder &b) {
+    for (size_t d = 0; d < space.size(); ++d)
+      b.end();
+  };
+  // The address of the current vector of transfer t in slot (j, k).
+  auto vectorAddress = [&](const Transfer &t, int64_t j, int64_t k, bool &broadcast) {
+    dc::Address address = slotAddress(t, j, k);
+    SmallVector<int64_t> pitch = bufferPitch(t);
+    broadcast = true;
+    for (size_t i = 0; i < t.dims.size(); ++i) {
+      int64_t d = t.dims[i];
+      if (d < 0)
+        continue;
+      int64_t stride = pitch[i];
+      if (d == (int64_t)space.size() - 1) {
+        stride *= vectorWidth;
+        broadcast = false;
+      }
+      address.terms.push_back({uint32_t(d), Bytes(stride), 0});
+    }
+    return address;
+  };
+  Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+
+  Block &body = computeStage->getRegion(0).front();
+  for (int64_t j = 0; j < nsub; ++j) {
+    std::vector<int64_t> subInstances;
+    for (int64_t c : coreIds)
+      subInstances.push_back(ldInstances[c][j]);
+
+    dc::ProgramBuilder ld(bundle, ldUnit, subInstances);
+    dc::ProgramBuilder vec(bundle, computeUnit, subInstances);
+    dc::ProgramBuilder st(bundle, stUnit, subInstances);
+
+    // Registers: inputs first, then one per vop.
+    llvm::DenseMap<Value, uint8_t> reg;
+    unsigned nextReg = 0;
+    auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
+      if (nextReg >= dc::kNumVectorRegisters)
+        return emitError(loc, "compute body needs more than ")
+               << dc::kNumVectorRegisters << " vector registers";
+      return uint8_t(nextReg++);
+    };
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      auto r = newReg(computeStage->getLoc());
+      if (failed(r))
+        return failure();
+      reg[arg] = *r;
+      if (computeInputs[i].splat)
+        vec.vconst(*r, elemType, Elements(vectorWidth), *computeInputs[i].splat);
+    }
+
+    for (int64_t k = 0; k < (int64_t)tiles[j].size(); ++k) {
+      const Tile &tile = tiles[j][k];
+      // Load unit: wait for the tile, stream its vectors, free the slots.
+      ld.wait(0, 1);
+      openLoops(ld, tile);
+      for (const Transfer &t : loads) {
+        bool broadcast;
+        ld.push(nearest(computeUnit), vectorAddress(t, j, k, broadcast), vectorBytes);
+      }
+      closeLoops(ld);
+      ld.signal(nearest(dmaUnit), 2 * j);
+
+      // Compute unit.
+      openLoops(vec, tile);
+      for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+        const ComputeInput &in = computeInputs[i];
+        if (in.splat)
+          continue;
+        vec.recv(reg[arg], elemType, Elements(vectorWidth), nearest(ldUnit));
+        bool broadcast;
+        (void)vectorAddress(loads[in.loadIndex], j, k, broadcast);
+        if (broadcast)
+          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+      }
+      unsigned bodyRegBase = nextReg;
+      for (Operation &op : body) {
+        if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
+          for (Value v : yield.getValues())
+            vec.send(nearest(stUnit), reg[v]);
+          continue;
+        }
+        auto vop = llvm::dyn_cast<ks::VectorOp>(op);
+        if (!vop)
+          return op.emitError("unexpected op in a compute body");
+        auto r = newReg(vop.getLoc());
+        if (failed(r))
+          return failure();
+        reg[vop.getResult()] = *r;
+        StringRef kind = vop.getKind();
+        if (kind == "const") {
+          auto value = vop->getAttr("value");
+          double x = 0;
+          if (auto f = llvm::dyn_cast_or_null<FloatAttr>(value))
+            x = f.getValueAsDouble();
+          else if (auto n = llvm::dyn_cast_or_null<IntegerAttr>(value))
+            x = n.getInt();
+          else
+            return vop.emitError("constant without a numeric value");
+          vec.vconst(*r, elemType, Elements(vectorWidth), x);
+          continue;
+        }
+        if (kind == "reduce")
+          return vop.emitError("reductions are not lowered yet");
+        // The one table: the vop kind is the op class the supported-op
+        // table assigned, and the instruction must pay that op class.
+        bool known = llvm::any_of(ks::supportedOps(), [&](const ks::OpSupport &s) {
+          return s.opClass == kind;
+        });
+        auto opcode = dc::parseOpcode(kind);
+        if (!known || !opcode || dc::opClassOf(*opcode) != kind)
+          return vop.emitError("vector op '") << kind << "' has no device-code instruction";
+        SmallVector<uint8_t> operands;
+        for (Value v : vop.getOperands())
+          operands.push_back(reg[v]);
+        if (kind == "cast") {
+          std::string name;
+          llvm::raw_string_ostream os(name);
+          vop.getResult().getType().print(os);
+          auto to = dc::parseElemType(name);
+          if (!to)
+            return vop.emitError("cast to ") << vop.getResult().getType()
+                                             << " has no vector registers";
+          vec.cast(*r, *to, operands[0]);
+        } else if (dc::isBinaryArith(*opcode) && operands.size() == 2) {
+          vec.binary(*opcode, *r, operands[0], operands[1]);
+        } else if ((dc::isUnaryArith(*opcode) || *opcode == dc::Opcode::Mov) &&
+                   operands.size() == 1) {
+          vec.unary(*opcode, *r, operands[0]);
+        } else {
+          return vop.emitError("vector op '") << kind << "' with " << operands.size()
+                                              << " operands has no instruction form";
+        }
+      }
+      nextReg = bodyRegBase;
+      closeLoops(vec);
+
+      // Store unit: wait for free output slots, take the vectors, tell the
+      // DMA the tile is complete.
+      if (k >= outDepth)
+        st.wait(0, 1);
+      openLoops(st, tile);
+      for (const Transfer &t : stores) {
+        bool broadcast;
+        st.pop(nearest(computeUnit), vectorAddress(t, j, k, broadcast), vectorBytes);
+        if (broadcast)
+          return outer->emitError("a stored tensor must span the vector dimension");
+      }
+      closeLoops(st);
+      st.signal(nearest(dmaUnit), 2 * j + 1);
+    }
+    int64_t owed = std::min<int64_t>(tiles[j].size(), outDepth);
+    if (owed > 0)
+      st.wait(0, owed);
+  }
+  return success();
+}
+
+} // namespace
+
+FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
+                                                      const arch::ArchModel &model,
+                                                      const LowerOptions &options) {
+  auto kernels = module.getOps<ks::KernelOp>();
+  if (std::distance(kernels.begin(), kernels.end()) != 1) {
+    module.emitError("expected exactly one scheduled kernel (ktsched.kernel)");
+    return failure();
+  }
+  ks::KernelOp kernel = *kernels.begin();
+  LoweredKernel out;
+  out.bundle.device = model.name().str();
+  auto groups = kernel.getBody().getOps<ks::GroupOp>();
+  if (std::distance(groups.begin(), groups.end()) != 1) {
+    // Several groups would share unit programs; not lowered yet.
+    kernel.emitError("kernels with ")
+        << std::distance(groups.begin(), groups.end())
+        << " compute groups are not lowered yet (one group per kernel)";
+    return failure();
+  }
+  unsigned index = 0;
+  for (ks::GroupOp group : groups) {
+    GroupLowering lowering(model, options, kernel, group, out);
+    if (failed(lowering.collect()) || failed(lowering.emit(index++)))
+      return failure();
+  }
+  if (llvm::Error err = dc::verifyBundle(out.bundle, "lowered kernel")) {
+    kernel.emitError(llvm::toString(std::move(err)));
+    return failure();
+  }
+  if (llvm::Error err = sim::checkCapacity(out.bundle, model)) {
+    kernel.emitError("static capacity check failed: ") << llvm::toString(std::move(err));
+    return failure();
+  }
+  if (llvm::Error err = sim::checkDeadlockFree(out.bundle, model)) {
+    kernel.emitError("static deadlock check failed: ") << llvm::toString(std::move(err));
+    return failure();
+  }
+  return out;
+}
