@@ -54,10 +54,13 @@ ktarch.device @spyre clock_mhz = 1000 {
       ktarch.load_unit @ld {access = [#stick_lx]}
       // SFP vector unit: one 128-byte stick per cycle, 64 fp16 lanes
       // (published stick, lanes/cycle the common modelling assumption);
-      // fp8/int8 at 128 lanes (ASSUMED: same stick width). Issue costs
+      // fp8/int8 at 128 lanes and fp32 at 32 lanes (ASSUMED: the same
+      // 128-byte stick holds 32 fp32 values; fp32 arithmetic on the SFP is
+      // not in the public figures, ktflow assumes it for f32 statistics and
+      // accumulators). Issue costs
       // ASSUMED: 1 cycle for simple elementwise ops, 4 for transcendental
       // and division (software-like sequences on the SFU), 2 for a reduction.
-      ktarch.compute @sfp {lanes = {f16 = 64, f8E4M3FN = 128, i8 = 128},
+      ktarch.compute @sfp {lanes = {f16 = 64, f32 = 32, f8E4M3FN = 128, i8 = 128},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
                                   div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,
