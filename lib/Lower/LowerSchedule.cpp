@@ -23,6 +23,12 @@
 // the bundle is returned). At the end of a group every unit drains the
 // signals still owed, so the next group starts from zeroed semaphores.
 //
+// With two scratchpad levels (global --outer dma--> shared memory --per-core
+// dma--> memory the compute unit reads and writes directly), the outer DMA
+// serves every core from one program, the per-core DMA copies whole slots
+// between the levels, and the compute unit vloads/vstores its vectors; each
+// buffer hand-off is a full/free semaphore pair (see emitTwoLevel).
+//
 // Compute bodies map ktsched.vop kinds to vector instructions through the
 // scheduler's supported-op table (the op class the table assigns is the
 // instruction's op class), so the input check and the lowering agree.
