@@ -23,6 +23,12 @@
 // the bundle is returned). At the end of a group every unit drains the
 // signals still owed, so the next group starts from zeroed semaphores.
 //
+// With two scratchpad levels (global --outer dma--> shared memory --per-core
+// dma--> memory the compute unit reads and writes directly), the outer DMA
+// serves every core from one program, the per-core DMA copies whole slots
+// between the levels, and the compute unit vloads/vstores its vectors; each
+// buffer hand-off is a full/free semaphore pair (see emitTwoLevel).
+//
 // Compute bodies map ktsched.vop kinds to vector instructions through the
 // scheduler's supported-op table (the op class the table assigns is the
 // instruction's op class), so the input check and the lowering agree.
@@ -109,6 +115,22 @@ public:
   std::vector<std::vector<int64_t>> ldInstances, stInstances; // [core][j]
 
 private:
+  LogicalResult collectTwoLevelStages(Operation *dmaLoad, Operation *dmaStore,
+                                     Operation *inner);
+  LogicalResult collectTwoLevelUnits();
+  LogicalResult emitTwoLevel();
+  /// Emits the compute body for one vector step (inputs already in their
+  /// registers); `sink(i, reg)` takes result i.
+  LogicalResult emitBody(dc::ProgramBuilder &vec, llvm::DenseMap<Value, uint8_t> &reg,
+                         unsigned &nextReg,
+                         llvm::function_ref<void(unsigned, uint8_t)> sink);
+  /// The bundle symbol of a transfer's kernel argument (created on first use).
+  uint32_t symbolOf(const Transfer &t, bool isOutput);
+  /// One DMA copy of a tile between global memory (the transfer's symbol at
+  /// `gridBytes` plus the table column, if any) and a buffer slot `local`.
+  void copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
+                std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
+                dc::Address local, bool isLoad);
   LogicalResult resolveTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
                                 Value bufferValue, Transfer &t);
   /// Byte offset of a transfer's grid-tile origin on grid tile `linear`.
@@ -132,6 +154,14 @@ private:
   int64_t loopStep = 1, loopTrips = 1;
   SmallVector<Transfer> loads, stores;
   SmallVector<ComputeInput> computeInputs;
+  /// Two scratchpad levels: `dmaUnit` moves global <-> outer buffers
+  /// (`loads`, `stores`), `tileDmaUnit` outer <-> inner buffers
+  /// (`innerLoads`, `innerStores`), which the compute unit reads and writes.
+  bool twoLevel = false;
+  std::string tileDmaUnit;
+  SmallVector<Transfer> innerLoads, innerStores;
+  arch::GroupId coreGroup = 0, subGroup = 0;
+  std::optional<arch::NodeId> computeNode;
   std::vector<std::vector<Tile>> tiles; // per sub-core instance
   dc::ElemType elemType = dc::ElemType::F16;
   mlir::Type mlirElemType;
@@ -242,6 +272,15 @@ LogicalResult GroupLowering::collect() {
   if (!inner)
     return nested->emitError("nested stage holds no pipeline");
   Operation *ldStage = nullptr, *stStage = nullptr;
+  // A second scratchpad level (a per-core DMA between the outer buffers
+  // and buffers the compute unit reads and writes directly).
+  for (Operation &op : inner->getRegion(0).front())
+    if (auto stage = llvm::dyn_cast<ks::StageOp>(op); stage && stage.getRole() == "dma_load")
+      twoLevel = true;
+  if (twoLevel) {
+    if (failed(collectTwoLevelStages(dmaLoad, dmaStore, inner)))
+      return failure();
+  } else {
   for (Operation &op : inner->getRegion(0).front()) {
     if (auto stage = llvm::dyn_cast<ks::StageOp>(op)) {
       StringRef role = stage.getRole();
@@ -303,6 +342,7 @@ LogicalResult GroupLowering::collect() {
     }
     computeInputs.push_back(in);
   }
+  }
 
   // Element type of the registers.
   mlirElemType = group.getElementType();
@@ -317,17 +357,23 @@ LogicalResult GroupLowering::collect() {
 
   // Units and instances. Cores are the instances of the DMA's group; the
   // sub-core instances those of the load unit's group inside one core.
+  if (twoLevel) {
+    if (failed(collectTwoLevelUnits()))
+      return failure();
+  } else {
   auto dmaNode = model.lookupNode(dmaUnit), ldNode = model.lookupNode(ldUnit),
-       stNode = model.lookupNode(stUnit), computeNode = model.lookupNode(computeUnit);
+       stNode = model.lookupNode(stUnit);
+  computeNode = model.lookupNode(computeUnit);
   if (!dmaNode || !ldNode || !stNode || !computeNode)
     return group.emitError("schedule names a unit the description lacks");
-  arch::GroupId coreGroup = model.node(*dmaNode).group;
-  arch::GroupId subGroup = model.node(*ldNode).group;
+  coreGroup = model.node(*dmaNode).group;
+  subGroup = model.node(*ldNode).group;
   cores = model.instanceCount(coreGroup);
   subcores = model.instanceCount(subGroup) / cores;
   if ((int64_t)shares.size() > subcores)
     return outer->emitError("split over ") << shares.size() << " instances but a core has "
                                            << subcores;
+  }
   auto grid = kernel.getGrid();
   int64_t gridTiles = grid[0] * grid[1] * grid[2];
   if (gridTiles > cores)
@@ -449,6 +495,332 @@ LogicalResult GroupLowering::collect() {
   return success();
 }
 
+LogicalResult GroupLowering::collectTwoLevelStages(Operation *dmaLoad, Operation *dmaStore,
+                                                   Operation *inner) {
+  auto unitOf = [&](Operation *stage) -> std::string {
+    if (auto name = llvm::dyn_cast_or_null<StringAttr>(decisionValue(stage, "unit")))
+      return name.getValue().str();
+    return "";
+  };
+  Operation *innerLoad = nullptr, *innerNested = nullptr, *innerStore = nullptr;
+  for (Operation &op : inner->getRegion(0).front()) {
+    auto stage = llvm::dyn_cast<ks::StageOp>(op);
+    if (!stage)
+      continue;
+    StringRef role = stage.getRole();
+    if (role == "dma_load")
+      innerLoad = stage;
+    else if (role == "nested")
+      innerNested = stage;
+    else if (role == "dma_store")
+      innerStore = stage;
+    else
+      return stage.emitError("stage '") << role << "' at the second scratchpad level is not "
+                                        << "lowered";
+  }
+  if (!innerLoad || !innerNested || !innerStore)
+    return inner->emitError("second-level pipeline is not of the form dma_load, nested, "
+                            "dma_store");
+  if (decisionValue(inner, "tile"))
+    return inner->emitError("a second-level tile decision is not lowered (the inner "
+                            "buffers must hold the outer tile)");
+  tileDmaUnit = unitOf(innerLoad);
+  if (unitOf(innerStore) != tileDmaUnit)
+    return innerStore->emitError("loads and stores on different DMA units are not lowered");
+  Operation *vectorPipeline = nullptr;
+  for (Operation &op : innerNested->getRegion(0).front())
+    if (llvm::isa<ks::PipelineOp>(op))
+      vectorPipeline = &op;
+  if (!vectorPipeline)
+    return innerNested->emitError("nested stage holds no pipeline");
+  for (Operation &op : vectorPipeline->getRegion(0).front())
+    if (auto stage = llvm::dyn_cast<ks::StageOp>(op)) {
+      if (stage.getRole() != "compute")
+        return stage.emitError("stage '")
+               << stage.getRole() << "' beside a compute unit that reads its scratchpad "
+               << "directly is not lowered";
+      computeStage = stage;
+    }
+  if (!computeStage)
+    return vectorPipeline->emitError("vector pipeline holds no compute stage");
+  computeUnit = unitOf(computeStage);
+  vectorWidth = i64Of(decisionValue(computeStage, "vector"));
+  if (vectorWidth <= 0)
+    return computeStage->emitError("compute stage has no vector width");
+
+  auto outerLoads = dmaLoad->getAttrOfType<ArrayAttr>("transfers");
+  auto innerLoadTransfers = innerLoad->getAttrOfType<ArrayAttr>("transfers");
+  for (auto [i, value] : llvm::enumerate(innerLoad->getOperands())) {
+    Transfer t, u;
+    if (failed(resolveTransfer(dmaLoad, outerLoads, i, value, t)))
+      return failure();
+    Value innerBuffer;
+    for (Operation *user : innerLoad->getResult(i).getUsers())
+      if (llvm::isa<ks::BufferOp>(user))
+        innerBuffer = user->getResult(0);
+    if (!innerBuffer)
+      return innerLoad->emitError("load ") << i << " is not buffered";
+    if (failed(resolveTransfer(innerLoad, innerLoadTransfers, i, innerBuffer, u)))
+      return failure();
+    loads.push_back(t);
+    innerLoads.push_back(u);
+  }
+  auto outerStores = dmaStore->getAttrOfType<ArrayAttr>("transfers");
+  auto innerStoreTransfers = innerStore->getAttrOfType<ArrayAttr>("transfers");
+  if (dmaStore->getNumOperands() != innerStore->getNumOperands())
+    return dmaStore->emitError("stores of the two levels differ");
+  for (unsigned i = 0; i < dmaStore->getNumOperands(); ++i) {
+    Transfer t, u;
+    if (failed(resolveTransfer(dmaStore, outerStores, i, dmaStore->getOperand(i), t)) ||
+        failed(resolveTransfer(innerStore, innerStoreTransfers, i, innerStore->getOperand(i),
+                               u)))
+      return failure();
+    stores.push_back(t);
+    innerStores.push_back(u);
+  }
+  for (Value input : computeStage->getOperands()) {
+    ComputeInput in;
+    if (auto buffer = input.getDefiningOp<ks::BufferOp>())
+      input = buffer.getSource();
+    if (auto scalar = input.getDefiningOp<ks::ScalarArgOp>()) {
+      auto it = options.scalarArgs.find(scalar.getArg());
+      if (it == options.scalarArgs.end())
+        return scalar.emitError("scalar argument ")
+               << scalar.getArg() << " needs a value at compile time (pass --arg NAME=VALUE)";
+      in.splat = it->second;
+    } else if (auto result = llvm::dyn_cast<OpResult>(input);
+               result && result.getOwner() == innerLoad) {
+      in.loadIndex = result.getResultNumber();
+    } else {
+      return computeStage->emitError("compute input is neither a load nor a scalar");
+    }
+    computeInputs.push_back(in);
+  }
+  return success();
+}
+
+LogicalResult GroupLowering::collectTwoLevelUnits() {
+  auto outerDma = model.lookupNode(dmaUnit), tileDma = model.lookupNode(tileDmaUnit);
+  computeNode = model.lookupNode(computeUnit);
+  if (!outerDma || !tileDma || !computeNode)
+    return group.emitError("schedule names a unit the description lacks");
+  if (model.nodeInstanceCount(*outerDma) != 1)
+    return group.emitError("an outer DMA with ")
+           << model.nodeInstanceCount(*outerDma) << " instances is not lowered";
+  coreGroup = model.node(*tileDma).group;
+  subGroup = model.node(*computeNode).group;
+  cores = model.instanceCount(coreGroup);
+  subcores = model.instanceCount(subGroup) / cores;
+  if (shares.size() != 1)
+    return outer->emitError("a split over ")
+           << shares.size() << " sub-cores with two scratchpad levels is not lowered";
+  return success();
+}
+
+/// Two scratchpad levels. Per core c and tile k (slots rotate per level):
+///   outer DMA: global -> outer in-slot; signal tile DMA sem 0 ("in full");
+///              wait sem 2c+1 ("out full"), outer out-slot -> global,
+///              signal tile DMA sem 3 ("outer out free")
+///   tile DMA:  wait 0, [wait 4: "inner in free"], outer -> inner in-slot,
+///              signal outer DMA sem 2c ("outer in free"), compute sem 0;
+///              wait 5 ("inner out full"), [wait 3], inner out -> outer out,
+///              signal compute sem 1 ("inner out free"), outer DMA sem 2c+1
+///   compute:   wait 0, [wait 1], vload / compute / vstore every vector,
+///              signal tile DMA sems 4 and 5.
+/// Both DMAs run their stores `lag` tiles behind their loads, one lag for
+/// both levels so that no DMA waits on a step the other has not reached.
+LogicalResult GroupLowering::emitTwoLevel() {
+  dc::Bundle &bundle = out.bundle;
+  SmallVector<uint32_t> loadSymbols, storeSymbols;
+  for (const Transfer &t : loads)
+    loadSymbols.push_back(symbolOf(t, false));
+  for (const Transfer &t : stores)
+    storeSymbols.push_back(symbolOf(t, true));
+  int64_t nCores = coreIds.size();
+  if (2 * nCores > (int64_t)dc::kNumSemaphores)
+    return outer->emitError("too many cores for the outer DMA's semaphores");
+  const std::vector<Tile> &list = tiles.front();
+  int64_t n = list.size();
+  auto minDepth = [](ArrayRef<Transfer> ts) {
+    int64_t d = std::numeric_limits<int64_t>::max();
+    for (const Transfer &t : ts)
+      d = std::min(d, t.depth);
+    return ts.empty() ? int64_t(1) : d;
+  };
+  int64_t outerIn = minDepth(loads), outerOut = minDepth(stores),
+          innerIn = minDepth(innerLoads), innerOut = minDepth(innerStores);
+  int64_t lag = std::min(outerIn, innerIn) - 1;
+  auto computeInstance = [&](int64_t c) { return ldInstances[c].front(); };
+  // The outer memory is shared: core c's copy of the layout is that of its
+  // compute instance; the inner memory holds one layout per sub-core (0).
+  auto outerSlot = [&](const Transfer &t, int64_t c, int64_t k) {
+    return slotAddress(t, computeInstance(c) % std::max<int64_t>(1, cores * subcores), k);
+  };
+  auto innerSlot = [&](const Transfer &t, int64_t k) { return slotAddress(t, 0, k); };
+  auto tileDmaOf = [&](int64_t c) {
+    return dc::ProgramBuilder::node(tileDmaUnit,
+                                    {dc::InstanceSelector::Kind::Absolute, c});
+  };
+  auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
+  // A whole-slot copy between the levels, cut to the DMA's largest access.
+  auto tileDmaNode = model.lookupNode(tileDmaUnit);
+  auto copySlot = [&](dc::ProgramBuilder &b, dc::Address dst, dc::Address src, Bytes bytes) {
+    Bytes chunk = bytes;
+    for (const arch::AccessRule &rule : model.node(*tileDmaNode).access)
+      if (rule.maxSize.count() > 0)
+        chunk = std::min(chunk, rule.maxSize);
+    for (Bytes done(0); done < bytes; done = done + chunk) {
+      dc::Address d = dst, s = src;
+      d.offset = d.offset + done;
+      s.offset = s.offset + done;
+      b.copy(d, s, std::min(chunk, bytes - done), {});
+    }
+  };
+
+  // --- Outer DMA: one program serving every core. ------------------------
+  dc::ProgramBuilder dma(bundle, dmaUnit, std::vector<int64_t>{0});
+  SmallVector<SmallVector<int64_t>> loadOffsets(nCores), storeOffsets(nCores);
+  for (int64_t c : coreIds) {
+    for (const Transfer &t : loads) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      loadOffsets[c].push_back(*offset);
+    }
+    for (const Transfer &t : stores) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      storeOffsets[c].push_back(*offset);
+    }
+  }
+  for (int64_t s = 0; s < n + lag; ++s) {
+    for (int64_t c : coreIds) {
+      if (s >= n)
+        break;
+      if (s >= outerIn)
+        dma.wait(2 * c, 1);
+      for (auto [i, t] : llvm::enumerate(loads))
+        copyTile(dma, t, loadSymbols[i], std::nullopt, Bytes(loadOffsets[c][i]), list[s],
+                 outerSlot(t, c, s), true);
+      dma.signal(tileDmaOf(c), 0);
+    }
+    int64_t m = s - lag;
+    if (m < 0 || m >= n)
+      continue;
+    for (int64_t c : coreIds) {
+      dma.wait(2 * c + 1, 1);
+      for (auto [i, t] : llvm::enumerate(stores))
+        copyTile(dma, t, storeSymbols[i], std::nullopt, Bytes(storeOffsets[c][i]), list[m],
+                 outerSlot(t, c, m), false);
+      dma.signal(tileDmaOf(c), 3);
+    }
+  }
+  for (int64_t c : coreIds)
+    if (int64_t owed = std::min(n, outerIn))
+      dma.wait(2 * c, owed);
+
+  // --- Tile DMA and compute unit: one program each per core. -------------
+  Block &body = computeStage->getRegion(0).front();
+  Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+  for (int64_t c : coreIds) {
+    dc::ProgramBuilder tdma(bundle, tileDmaUnit, std::vector<int64_t>{c});
+    for (int64_t s = 0; s < n + lag; ++s) {
+      if (s < n) {
+        tdma.wait(0, 1);
+        if (s >= innerIn)
+          tdma.wait(4, 1);
+        for (auto [i, t] : llvm::enumerate(loads))
+          copySlot(tdma, innerSlot(innerLoads[i], s), outerSlot(t, c, s),
+                   std::min(t.bytes, innerLoads[i].bytes));
+        tdma.signal(nearest(dmaUnit), 2 * c);
+        tdma.signal(nearest(computeUnit), 0);
+      }
+      int64_t m = s - lag;
+      if (m < 0 || m >= n)
+        continue;
+      tdma.wait(5, 1);
+      if (m >= outerOut)
+        tdma.wait(3, 1);
+      for (auto [i, t] : llvm::enumerate(stores))
+        copySlot(tdma, outerSlot(t, c, m), innerSlot(innerStores[i], m),
+                 std::min(t.bytes, innerStores[i].bytes));
+      tdma.signal(nearest(computeUnit), 1);
+      tdma.signal(nearest(dmaUnit), 2 * c + 1);
+    }
+    if (int64_t owed = std::min(n, innerIn))
+      tdma.wait(4, owed);
+    if (int64_t owed = std::min(n, outerOut))
+      tdma.wait(3, owed);
+
+    dc::ProgramBuilder vec(bundle, computeUnit, std::vector<int64_t>{computeInstance(c)});
+    llvm::DenseMap<Value, uint8_t> reg;
+    unsigned nextReg = 0;
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      if (nextReg >= dc::kNumVectorRegisters)
+        return computeStage->emitError("compute body needs more than ")
+               << dc::kNumVectorRegisters << " vector registers";
+      reg[arg] = nextReg++;
+      if (computeInputs[i].splat)
+        vec.vconst(reg[arg], elemType, Elements(vectorWidth), *computeInputs[i].splat);
+    }
+    // The address of the current vector of transfer t in inner slot k.
+    auto vectorAddress = [&](const Transfer &t, int64_t k, bool &broadcast) {
+      dc::Address address = innerSlot(t, k);
+      SmallVector<int64_t> pitch = bufferPitch(t);
+      broadcast = true;
+      for (size_t i = 0; i < t.dims.size(); ++i) {
+        int64_t d = t.dims[i];
+        if (d < 0)
+          continue;
+        int64_t stride = pitch[i];
+        if (d == (int64_t)space.size() - 1) {
+          stride *= vectorWidth;
+          broadcast = false;
+        }
+        address.terms.push_back({uint32_t(d), Bytes(stride), 0});
+      }
+      return address;
+    };
+    for (int64_t k = 0; k < n; ++k) {
+      const Tile &tile = list[k];
+      vec.wait(0, 1);
+      if (k >= innerOut)
+        vec.wait(1, 1);
+      for (size_t d = 0; d + 1 < space.size(); ++d)
+        vec.loop(tile.extent[d]);
+      vec.loop(tile.extent.back() / vectorWidth);
+      for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+        const ComputeInput &in = computeInputs[i];
+        if (in.splat)
+          continue;
+        bool broadcast;
+        dc::Address address = vectorAddress(innerLoads[in.loadIndex], k, broadcast);
+        vec.vload(reg[arg], elemType, Elements(vectorWidth), address);
+        if (broadcast)
+          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+      }
+      bool storeBroadcast = false;
+      if (failed(emitBody(vec, reg, nextReg, [&](unsigned i, uint8_t r) {
+            bool broadcast;
+            vec.vstore(vectorAddress(innerStores[i], k, broadcast), r);
+            storeBroadcast |= broadcast;
+          })))
+        return failure();
+      if (storeBroadcast)
+        return outer->emitError("a stored tensor must span the vector dimension");
+      for (size_t d = 0; d < space.size(); ++d)
+        vec.end();
+      vec.signal(nearest(tileDmaUnit), 4);
+      vec.signal(nearest(tileDmaUnit), 5);
+    }
+    if (int64_t owed = std::min(n, innerOut))
+      vec.wait(1, owed);
+    (void)vectorBytes;
+  }
+  return success();
+}
+
 FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) {
   auto grid = kernel.getGrid();
   SmallVector<int64_t> coords = {linear % grid[0], (linear / grid[0]) % grid[1],
@@ -504,36 +876,149 @@ dc::Address GroupLowering::slotAddress(const Transfer &t, int64_t j, int64_t til
       t.memory, t.address + t.instanceStride * j + t.bytes * (tileIndex % t.depth));
 }
 
+void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
+                           std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
+                           dc::Address local, bool isLoad) {
+  dc::Address global = dc::ProgramBuilder::symbolAddress(
+      symbol, gridBytes + toBytes(Elements(tileElementOffset(t, tile)), t.esize));
+  if (column)
+    global.tableColumn = *column;
+  SmallVector<int64_t> pitch = bufferPitch(t);
+  auto strides = t.tensor.getStrides();
+  SmallVector<int64_t> extent;
+  for (size_t i = 0; i < t.dims.size(); ++i)
+    extent.push_back(t.dims[i] >= 0 ? tile.extent[t.dims[i]] : t.shape[i]);
+  Bytes run = toBytes(Elements(extent.back()), t.esize);
+  SmallVector<dc::CopyDim> dims;
+  for (size_t i = 0; i + 1 < extent.size(); ++i) {
+    if (extent[i] == 1)
+      continue;
+    Bytes global = toBytes(Elements(strides[i]), t.esize), localStep(pitch[i]);
+    dims.push_back({extent[i], isLoad ? global : localStep, isLoad ? localStep : global});
+  }
+  // A single run shorter than the DMA's smallest access (a scalar, a
+  // short row) is read whole: the extra bytes land in the buffer's
+  // padding and are never used. Stores always write only valid bytes.
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  if (isLoad && dims.empty() && dmaNode && !globalMemories.empty())
+    if (const arch::AccessRule *rule =
+            model.node(*dmaNode).accessTo(globalMemories.front()))
+      if (run < rule->minSize && rule->minSize <= t.bytes)
+        run = rule->minSize.alignTo(rule->sizeMultiple);
+  if (isLoad)
+    dma.copy(local, global, run, dims);
+  else
+    dma.copy(global, local, run, dims);
+}
+
+uint32_t GroupLowering::symbolOf(const Transfer &t, bool isOutput) {
+  dc::Bundle &bundle = out.bundle;
+  for (size_t s = 0; s < out.symbolArgs.size(); ++s)
+    if (out.symbolArgs[s] == t.arg) {
+      bundle.symbols[s].isInput |= !isOutput;
+      bundle.symbols[s].isOutput |= isOutput;
+      return s;
+    }
+  std::string typeName;
+  llvm::raw_string_ostream os(typeName);
+  t.tensor.getElementType().print(os);
+  int64_t extent = t.tensor.getOffset() + 1;
+  auto shape = t.tensor.getShape();
+  auto strides = t.tensor.getStrides();
+  for (size_t i = 0; i < shape.size(); ++i)
+    extent += (shape[i] - 1) * strides[i];
+  // The runtime allocates whole alignment units, so short loads may
+  // read (never write) up to the end of the last one.
+  auto global = model.memoriesBacking(arch::KtirSpace::Global);
+  Bytes size = toBytes(Elements(extent), t.esize);
+  if (!global.empty())
+    size = size.alignTo(model.node(global.front()).memory.alignment);
+  dc::Symbol symbol{"arg" + std::to_string(t.arg), typeName,
+                    {toElements(size, t.esize).count()}, size, !isOutput, isOutput};
+  bundle.symbols.push_back(symbol);
+  out.symbolArgs.push_back(t.arg);
+  return bundle.symbols.size() - 1;
+}
+
+LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
+                                      llvm::DenseMap<Value, uint8_t> &reg, unsigned &nextReg,
+                                      llvm::function_ref<void(unsigned, uint8_t)> sink) {
+  Block &body = computeStage->getRegion(0).front();
+  auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
+    if (nextReg >= dc::kNumVectorRegisters)
+      return emitError(loc, "compute body needs more than ")
+             << dc::kNumVectorRegisters << " vector registers";
+    return uint8_t(nextReg++);
+  };
+  unsigned bodyRegBase = nextReg;
+  for (Operation &op : body) {
+    if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
+      for (auto [i, v] : llvm::enumerate(yield.getValues()))
+        sink(i, reg[v]);
+      continue;
+    }
+    auto vop = llvm::dyn_cast<ks::VectorOp>(op);
+    if (!vop)
+      return op.emitError("unexpected op in a compute body");
+    auto r = newReg(vop.getLoc());
+    if (failed(r))
+      return failure();
+    reg[vop.getResult()] = *r;
+    StringRef kind = vop.getKind();
+    if (kind == "const") {
+      auto value = vop->getAttr("value");
+      double x = 0;
+      if (auto f = llvm::dyn_cast_or_null<FloatAttr>(value))
+        x = f.getValueAsDouble();
+      else if (auto n = llvm::dyn_cast_or_null<IntegerAttr>(value))
+        x = n.getInt();
+      else
+        return vop.emitError("constant without a numeric value");
+      vec.vconst(*r, elemType, Elements(vectorWidth), x);
+      continue;
+    }
+    if (kind == "reduce")
+      return vop.emitError("reductions are not lowered yet");
+    // The one table: the vop kind is the op class the supported-op
+    // table assigned, and the instruction must pay that op class.
+    bool known = llvm::any_of(ks::supportedOps(), [&](const ks::OpSupport &s) {
+      return s.opClass == kind;
+    });
+    auto opcode = dc::parseOpcode(kind);
+    if (!known || !opcode || dc::opClassOf(*opcode) != kind)
+      return vop.emitError("vector op '") << kind << "' has no device-code instruction";
+    SmallVector<uint8_t> operands;
+    for (Value v : vop.getOperands())
+      operands.push_back(reg[v]);
+    if (kind == "cast") {
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      vop.getResult().getType().print(os);
+      auto to = dc::parseElemType(name);
+      if (!to)
+        return vop.emitError("cast to ") << vop.getResult().getType()
+                                         << " has no vector registers";
+      vec.cast(*r, *to, operands[0]);
+    } else if (dc::isBinaryArith(*opcode) && operands.size() == 2) {
+      vec.binary(*opcode, *r, operands[0], operands[1]);
+    } else if ((dc::isUnaryArith(*opcode) || *opcode == dc::Opcode::Mov) &&
+               operands.size() == 1) {
+      vec.unary(*opcode, *r, operands[0]);
+    } else {
+      return vop.emitError("vector op '") << kind << "' with " << operands.size()
+                                          << " operands has no instruction form";
+    }
+  }
+  nextReg = bodyRegBase;
+  return success();
+}
+
 LogicalResult GroupLowering::emit(unsigned groupIndex) {
+  if (twoLevel)
+    return emitTwoLevel();
   dc::Bundle &bundle = out.bundle;
   // Symbols: one per kernel argument a transfer touches.
-  auto symbolOf = [&](const Transfer &t, bool isOutput) -> uint32_t {
-    for (size_t s = 0; s < out.symbolArgs.size(); ++s)
-      if (out.symbolArgs[s] == t.arg) {
-        bundle.symbols[s].isInput |= !isOutput;
-        bundle.symbols[s].isOutput |= isOutput;
-        return s;
-      }
-    std::string typeName;
-    llvm::raw_string_ostream os(typeName);
-    t.tensor.getElementType().print(os);
-    int64_t extent = t.tensor.getOffset() + 1;
-    auto shape = t.tensor.getShape();
-    auto strides = t.tensor.getStrides();
-    for (size_t i = 0; i < shape.size(); ++i)
-      extent += (shape[i] - 1) * strides[i];
-    // The runtime allocates whole alignment units, so short loads may
-    // read (never write) up to the end of the last one.
-    auto global = model.memoriesBacking(arch::KtirSpace::Global);
-    Bytes size = toBytes(Elements(extent), t.esize);
-    if (!global.empty())
-      size = size.alignTo(model.node(global.front()).memory.alignment);
-    dc::Symbol symbol{"arg" + std::to_string(t.arg), typeName,
-                      {toElements(size, t.esize).count()}, size, !isOutput, isOutput};
-    bundle.symbols.push_back(symbol);
-    out.symbolArgs.push_back(t.arg);
-    return bundle.symbols.size() - 1;
-  };
   SmallVector<uint32_t> loadSymbols, storeSymbols;
   for (const Transfer &t : loads)
     loadSymbols.push_back(symbolOf(t, false));
@@ -575,40 +1060,6 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     return dc::ProgramBuilder::node(
         stUnit, {dc::InstanceSelector::Kind::TableColumn, int64_t(nTransfers + nsub + j)});
   };
-  auto copyTile = [&](const Transfer &t, uint32_t symbol, uint32_t column, const Tile &tile,
-                      int64_t j, int64_t k, bool isLoad) {
-    dc::Address global = dc::ProgramBuilder::symbolAddress(
-        symbol, toBytes(Elements(tileElementOffset(t, tile)), t.esize));
-    global.tableColumn = column;
-    dc::Address local = slotAddress(t, j, k);
-    SmallVector<int64_t> pitch = bufferPitch(t);
-    auto strides = t.tensor.getStrides();
-    SmallVector<int64_t> extent;
-    for (size_t i = 0; i < t.dims.size(); ++i)
-      extent.push_back(t.dims[i] >= 0 ? tile.extent[t.dims[i]] : t.shape[i]);
-    Bytes run = toBytes(Elements(extent.back()), t.esize);
-    SmallVector<dc::CopyDim> dims;
-    for (size_t i = 0; i + 1 < extent.size(); ++i) {
-      if (extent[i] == 1)
-        continue;
-      Bytes global = toBytes(Elements(strides[i]), t.esize), localStep(pitch[i]);
-      dims.push_back({extent[i], isLoad ? global : localStep, isLoad ? localStep : global});
-    }
-    // A single run shorter than the DMA's smallest access (a scalar, a
-    // short row) is read whole: the extra bytes land in the buffer's
-    // padding and are never used. Stores always write only valid bytes.
-    auto dmaNode = model.lookupNode(dmaUnit);
-    auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
-    if (isLoad && dims.empty() && dmaNode && !globalMemories.empty())
-      if (const arch::AccessRule *rule =
-              model.node(*dmaNode).accessTo(globalMemories.front()))
-        if (run < rule->minSize && rule->minSize <= t.bytes)
-          run = rule->minSize.alignTo(rule->sizeMultiple);
-    if (isLoad)
-      dma.copy(local, global, run, dims);
-    else
-      dma.copy(global, local, run, dims);
-  };
   int64_t inDepth = 1, outDepth = 1;
   for (const Transfer &t : loads)
     inDepth = std::max(inDepth, t.depth);
@@ -629,7 +1080,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       if (s >= inDepth)
         dma.wait(2 * j, 1);
       for (auto [i, t] : llvm::enumerate(loads))
-        copyTile(t, loadSymbols[i], i, tiles[j][s], j, s, true);
+        copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true);
       dma.signal(ldPeer(j), 0);
     }
     for (int64_t j = 0; j < nsub; ++j) {
@@ -638,7 +1089,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         continue;
       dma.wait(2 * j + 1, 1);
       for (auto [i, t] : llvm::enumerate(stores))
-        copyTile(t, storeSymbols[i], loads.size() + i, tiles[j][m], j, m, false);
+        copyTile(dma, t, storeSymbols[i], loads.size() + i, Bytes(0), tiles[j][m],
+                 slotAddress(t, j, m), false);
       dma.signal(stPeer(j), 0);
     }
   }
@@ -734,66 +1186,10 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         if (broadcast)
           vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
       }
-      unsigned bodyRegBase = nextReg;
-      for (Operation &op : body) {
-        if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
-          for (Value v : yield.getValues())
-            vec.send(nearest(stUnit), reg[v]);
-          continue;
-        }
-        auto vop = llvm::dyn_cast<ks::VectorOp>(op);
-        if (!vop)
-          return op.emitError("unexpected op in a compute body");
-        auto r = newReg(vop.getLoc());
-        if (failed(r))
-          return failure();
-        reg[vop.getResult()] = *r;
-        StringRef kind = vop.getKind();
-        if (kind == "const") {
-          auto value = vop->getAttr("value");
-          double x = 0;
-          if (auto f = llvm::dyn_cast_or_null<FloatAttr>(value))
-            x = f.getValueAsDouble();
-          else if (auto n = llvm::dyn_cast_or_null<IntegerAttr>(value))
-            x = n.getInt();
-          else
-            return vop.emitError("constant without a numeric value");
-          vec.vconst(*r, elemType, Elements(vectorWidth), x);
-          continue;
-        }
-        if (kind == "reduce")
-          return vop.emitError("reductions are not lowered yet");
-        // The one table: the vop kind is the op class the supported-op
-        // table assigned, and the instruction must pay that op class.
-        bool known = llvm::any_of(ks::supportedOps(), [&](const ks::OpSupport &s) {
-          return s.opClass == kind;
-        });
-        auto opcode = dc::parseOpcode(kind);
-        if (!known || !opcode || dc::opClassOf(*opcode) != kind)
-          return vop.emitError("vector op '") << kind << "' has no device-code instruction";
-        SmallVector<uint8_t> operands;
-        for (Value v : vop.getOperands())
-          operands.push_back(reg[v]);
-        if (kind == "cast") {
-          std::string name;
-          llvm::raw_string_ostream os(name);
-          vop.getResult().getType().print(os);
-          auto to = dc::parseElemType(name);
-          if (!to)
-            return vop.emitError("cast to ") << vop.getResult().getType()
-                                             << " has no vector registers";
-          vec.cast(*r, *to, operands[0]);
-        } else if (dc::isBinaryArith(*opcode) && operands.size() == 2) {
-          vec.binary(*opcode, *r, operands[0], operands[1]);
-        } else if ((dc::isUnaryArith(*opcode) || *opcode == dc::Opcode::Mov) &&
-                   operands.size() == 1) {
-          vec.unary(*opcode, *r, operands[0]);
-        } else {
-          return vop.emitError("vector op '") << kind << "' with " << operands.size()
-                                              << " operands has no instruction form";
-        }
-      }
-      nextReg = bodyRegBase;
+      if (failed(emitBody(vec, reg, nextReg, [&](unsigned, uint8_t r) {
+            vec.send(nearest(stUnit), r);
+          })))
+        return failure();
       closeLoops(vec);
 
       // Store unit: wait for free output slots, take the vectors, tell the
