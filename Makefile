@@ -21,6 +21,13 @@ test: build
 demo: build
 	./$(BUILD)/bin/ktflow run examples/vector_arith.mlir --arch spyre
 
+# The benchmark suite (not part of `make test`): every kernel on spyre and
+# sample, inputs up to BENCH_MAX_BYTES; tables in build/bench.{csv,json}.
+BENCH_MAX_BYTES ?= 64M
+bench: build
+	./$(BUILD)/bin/ktflow bench --arch spyre --arch sample --max-bytes $(BENCH_MAX_BYTES) \
+	  --csv $(BUILD)/bench.csv --json $(BUILD)/bench.json
+
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # (KTFLOW_SANITIZE) in its own build directory.
 ASAN_BUILD ?= build-asan

@@ -1,0 +1,68 @@
+//===- RunKernel.h - schedule, lower, simulate and check a kernel -*- C++ -*-===//
+//
+// The end-to-end check of `ktflow run` as a library call, so `ktflow bench`
+// runs it in-process per kernel: binds the inputs as the interpreter does,
+// runs the interpreter as the oracle, schedules and lowers a copy of the
+// module, simulates the device code on the same bytes and compares every
+// output buffer bit for bit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_RUN_RUNKERNEL_H
+#define KTFLOW_RUN_RUNKERNEL_H
+
+#include "ktflow/Arch/ArchModel.h"
+#include "ktflow/DeviceCode/Program.h"
+#include "ktflow/Interp/Interpreter.h"
+#include "ktflow/Sim/Simulator.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include <string>
+#include <vector>
+
+namespace ktflow::run {
+
+struct RunOptions {
+  /// Architecture name or file, as given to the scheduling pipeline.
+  std::string arch;
+  /// Kernel function to launch (empty: the only one).
+  std::string funcName;
+  /// Argument bindings NAME=FILE.npy or NAME=VALUE (see `ktflow interp`).
+  std::vector<std::string> args;
+  uint64_t seed = 0;
+  bool trace = false;
+  /// Testing only: flip one bit of the first simulated output before comparing.
+  bool injectFault = false;
+};
+
+/// The comparison of one output buffer.
+struct OutputComparison {
+  std::string name;
+  std::string elementType;
+  int64_t elements = 0;
+  /// First differing element, or -1 when the buffers match.
+  int64_t firstMismatch = -1;
+  double got = 0;
+  double expected = 0;
+};
+
+struct RunReport {
+  dc::Bundle bundle;
+  arch::Workload workload;
+  sim::SimResult result;
+  std::vector<OutputComparison> outputs;
+  bool match = true;
+  /// Wall-clock milliseconds of scheduling + lowering, and of simulation.
+  double compileMs = 0;
+  double simulateMs = 0;
+};
+
+/// Runs `module` end to end for `model`. On failure either diagnostics were
+/// emitted (`message` left empty) or `message` says what went wrong.
+mlir::FailureOr<RunReport> runKernel(mlir::ModuleOp module, const arch::ArchModel &model,
+                                     const interp::SourceNames &names,
+                                     const RunOptions &options, std::string &message);
+
+} // namespace ktflow::run
+
+#endif // KTFLOW_RUN_RUNKERNEL_H

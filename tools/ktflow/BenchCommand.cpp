@@ -1,0 +1,392 @@
+//===- BenchCommand.cpp - `ktflow bench [--arch A]... [--filter RE]` ------===//
+//
+// The benchmark suite of issue 7, generated, compiled, simulated and checked
+// in one process: for each architecture, every suite kernel (lib/Gen
+// benchKernel) whose grid fits the architecture's cores and whose input size
+// is within --max-bytes goes through run::runKernel, the same path as
+// `ktflow run`. Each row reports the roofline bound of the schedule's
+// workload, the simulated cycles, their ratio, the limiting resource and
+// the wall-clock time of compiling and simulating. A kernel the compiler
+// rejects (a diagnostic) is listed as "unsupported: <first diagnostic>"; a
+// wrong result or a simulator failure is an error, counted, shown and
+// turned into exit status 1. Progress goes to stderr.
+//
+//===----------------------------------------------------------------------===//
+#include "Command.h"
+
+#include "ktflow/Gen/BenchKernel.h"
+#include "ktflow/Gen/KernelPrinter.h"
+#include "ktflow/InitAll.h"
+#include "ktflow/Run/RunKernel.h"
+#include "ktflow/Schedule/ArchAccess.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace ktflow;
+namespace cl = llvm::cl;
+
+static cl::SubCommand benchCmd("bench",
+                               "Compile, simulate and check the benchmark suite; print a table");
+static cl::list<std::string> benchArchs("arch",
+                                        cl::desc("Architecture (name or file); repeatable, "
+                                                 "default spyre"),
+                                        cl::sub(benchCmd));
+static cl::opt<std::string>
+    benchFilter("filter",
+                cl::desc("Run only benchmarks whose name KIND-DTYPE-RxC-gG (e.g. "
+                         "add-f16-32x1024-g1) matches REGEX"),
+                cl::value_desc("REGEX"), cl::sub(benchCmd));
+static cl::opt<std::string> benchMaxBytes("max-bytes",
+                                          cl::desc("Largest input tensor, e.g. 1M, 64K "
+                                                   "(default 64M: the whole suite)"),
+                                          cl::value_desc("N[K|M]"), cl::init("64M"),
+                                          cl::sub(benchCmd));
+static cl::opt<std::string> benchJson("json", cl::desc("Also write the results as JSON"),
+                                      cl::value_desc("FILE"), cl::sub(benchCmd));
+static cl::opt<std::string> benchCsv("csv", cl::desc("Also write the results as CSV"),
+                                     cl::value_desc("FILE"), cl::sub(benchCmd));
+static cl::opt<uint64_t> benchSeed("seed", cl::desc("Seed for random input contents"),
+                                   cl::init(0), cl::sub(benchCmd));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "ktflow bench: " << message << "\n";
+  return 1;
+}
+
+namespace {
+/// One suite entry: what benchKernel needs, and the name --filter sees.
+struct BenchCase {
+  gen::BenchKind kind;
+  gen::ElemType type;
+  int64_t rows;
+  int64_t cols;
+  int64_t grid;
+  std::string name() const {
+    return (gen::benchKindName(kind) + "-" + gen::elemTypeName(type) + "-" +
+            llvm::Twine(rows) + "x" + llvm::Twine(cols) + "-g" + llvm::Twine(grid))
+        .str();
+  }
+};
+
+enum class Outcome { Match, Mismatch, Unsupported, Error };
+
+struct BenchRow {
+  BenchCase benchCase;
+  std::string arch;
+  Outcome outcome = Outcome::Error;
+  /// Why a kernel is unsupported or failed.
+  std::string reason;
+  double bound = 0;
+  int64_t cycles = 0;
+  std::string limit;
+  double compileMs = 0;
+  double simulateMs = 0;
+  double ratio() const { return bound > 0 ? double(cycles) / bound : 0; }
+  std::string result() const {
+    switch (outcome) {
+    case Outcome::Match:
+      return "match";
+    case Outcome::Mismatch:
+      return "MISMATCH: " + reason;
+    case Outcome::Unsupported:
+      return "unsupported: " + reason;
+    case Outcome::Error:
+      return "ERROR: " + reason;
+    }
+    return "";
+  }
+};
+} // namespace
+
+/// Rows are 1024 elements wide; the input size sets the row count. Sizes
+/// 64 KiB..64 MiB by factors of 4, grids 1, 8, 32 where they fit the rows
+/// and the cores; f16 for every kind, f32 for a few (as bench/generate.sh).
+static std::vector<BenchCase> suite(int64_t maxBytes, int64_t cores) {
+  using gen::BenchKind;
+  const int64_t cols = 1024;
+  std::vector<BenchCase> cases;
+  for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32}) {
+    int64_t esize = gen::elemSize(type).bytes.count();
+    for (int64_t bytes = 64 * 1024; bytes <= std::min<int64_t>(maxBytes, 64 << 20); bytes *= 4) {
+      int64_t rows = bytes / (cols * esize);
+      for (int64_t grid : {1, 8, 32}) {
+        if (grid > rows || grid > cores)
+          continue;
+        for (BenchKind kind : gen::allBenchKinds()) {
+          if (type == gen::ElemType::F32 && kind != BenchKind::Add && kind != BenchKind::Fma &&
+              kind != BenchKind::BcastRow && kind != BenchKind::RowSum)
+            continue;
+          cases.push_back({kind, type, rows, cols, grid});
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+static std::optional<int64_t> parseSize(llvm::StringRef text) {
+  int64_t scale = 1;
+  if (text.consume_back_insensitive("k") || text.consume_back_insensitive("kib"))
+    scale = 1024;
+  else if (text.consume_back_insensitive("m") || text.consume_back_insensitive("mib"))
+    scale = 1024 * 1024;
+  int64_t value = 0;
+  if (text.getAsInteger(10, value) || value < 1)
+    return std::nullopt;
+  return value * scale;
+}
+
+/// Generates, parses and runs one benchmark; diagnostics are captured as
+/// the row's reason instead of being printed.
+static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model,
+                        llvm::StringRef archName, const BenchCase &benchCase) {
+  BenchRow row;
+  row.benchCase = benchCase;
+  row.arch = model.name().str();
+  std::string firstDiagnostic;
+  mlir::ScopedDiagnosticHandler capture(&context, [&](mlir::Diagnostic &diag) {
+    if (diag.getSeverity() == mlir::DiagnosticSeverity::Error && firstDiagnostic.empty())
+      firstDiagnostic = diag.str();
+    return mlir::success();
+  });
+
+  gen::KernelSpec spec = gen::benchKernel(benchCase.kind, benchCase.rows, benchCase.cols,
+                                          benchCase.type, benchCase.grid);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(gen::printKernel(spec), benchCase.name() + ".mlir"),
+      llvm::SMLoc());
+  mlir::AsmParserState asmState;
+  mlir::Block block;
+  mlir::ParserConfig config(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (mlir::succeeded(mlir::parseAsmSourceFile(sourceMgr, &block, config, &asmState)) &&
+      llvm::hasSingleElement(block) && mlir::isa<mlir::ModuleOp>(block.front())) {
+    module = mlir::cast<mlir::ModuleOp>(block.front());
+    module->getOperation()->remove();
+  }
+  if (!module || mlir::failed(mlir::verify(*module))) {
+    row.outcome = Outcome::Error;
+    row.reason = "generated kernel does not parse: " + firstDiagnostic;
+    return row;
+  }
+
+  run::RunOptions options;
+  options.arch = archName.str();
+  options.seed = benchSeed;
+  std::string message;
+  mlir::FailureOr<run::RunReport> report = run::runKernel(
+      *module, model, interp::collectSourceNames(asmState), options, message);
+  if (mlir::failed(report)) {
+    row.outcome = message.empty() ? Outcome::Unsupported : Outcome::Error;
+    row.reason = message.empty() ? firstDiagnostic : message;
+    return row;
+  }
+  row.cycles = report->result.totalCycles.count();
+  row.compileMs = report->compileMs;
+  row.simulateMs = report->simulateMs;
+  llvm::Expected<arch::RooflineBound> bound = model.roofline(report->workload);
+  if (!bound) {
+    row.limit = "unavailable: " + llvm::toString(bound.takeError());
+  } else {
+    row.bound = bound->cycles;
+    if (bound->limiting)
+      row.limit = model.resourceName(bound->loads[*bound->limiting].resource);
+  }
+  row.outcome = Outcome::Match;
+  for (const run::OutputComparison &output : report->outputs)
+    if (output.firstMismatch >= 0) {
+      row.outcome = Outcome::Mismatch;
+      llvm::raw_string_ostream os(row.reason);
+      os << output.name << " element " << output.firstMismatch << ": got " << output.got
+         << ", expected " << output.expected;
+      break;
+    }
+  return row;
+}
+
+static std::string shapeOf(const BenchCase &c) {
+  return (llvm::Twine(c.rows) + "x" + llvm::Twine(c.cols)).str();
+}
+
+static bool measured(const BenchRow &row) {
+  return row.outcome == Outcome::Match || row.outcome == Outcome::Mismatch;
+}
+
+static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
+  os << llvm::format("%-13s %-5s %-8s %-11s %4s %12s %12s %7s %-24s %10s %10s  %s\n", "kernel",
+                     "dtype", "arch", "shape", "grid", "bound", "cycles", "ratio", "limit",
+                     "compile-ms", "sim-ms", "result");
+  for (const BenchRow &row : rows) {
+    const BenchCase &c = row.benchCase;
+    std::string kind = gen::benchKindName(c.kind).str();
+    std::string dtype = gen::elemTypeName(c.type).str();
+    if (measured(row))
+      os << llvm::format("%-13s %-5s %-8s %-11s %4lld %12.0f %12lld %7.2f %-24s %10.1f %10.1f  ",
+                         kind.c_str(), dtype.c_str(), row.arch.c_str(), shapeOf(c).c_str(),
+                         (long long)c.grid, row.bound, (long long)row.cycles, row.ratio(),
+                         row.limit.c_str(), row.compileMs, row.simulateMs);
+    else
+      os << llvm::format("%-13s %-5s %-8s %-11s %4lld %12s %12s %7s %-24s %10s %10s  ",
+                         kind.c_str(), dtype.c_str(), row.arch.c_str(), shapeOf(c).c_str(),
+                         (long long)c.grid, "-", "-", "-", "-", "-", "-");
+    os << row.result() << "\n";
+  }
+}
+
+static std::string csvField(llvm::StringRef text) {
+  if (!text.contains(',') && !text.contains('"') && !text.contains('\n'))
+    return text.str();
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"')
+      quoted += '"';
+    quoted += c == '\n' ? ' ' : c;
+  }
+  return quoted + "\"";
+}
+
+static int writeCsv(llvm::ArrayRef<BenchRow> rows) {
+  std::string error;
+  auto file = mlir::openOutputFile(benchCsv, &error);
+  if (!file)
+    return fail(error);
+  llvm::raw_ostream &os = file->os();
+  os << "kernel,dtype,arch,shape,grid,bound_cycles,cycles,ratio,limit,compile_ms,simulate_ms,"
+        "result\n";
+  for (const BenchRow &row : rows) {
+    const BenchCase &c = row.benchCase;
+    os << gen::benchKindName(c.kind) << "," << gen::elemTypeName(c.type) << "," << row.arch
+       << "," << shapeOf(c) << "," << c.grid << ",";
+    if (measured(row))
+      os << llvm::format("%.0f,%lld,%.3f,", row.bound, (long long)row.cycles, row.ratio())
+         << csvField(row.limit) << llvm::format(",%.2f,%.2f,", row.compileMs, row.simulateMs);
+    else
+      os << ",,,,,,";
+    os << csvField(row.result()) << "\n";
+  }
+  file->keep();
+  return 0;
+}
+
+static int writeJson(llvm::ArrayRef<BenchRow> rows) {
+  std::string error;
+  auto file = mlir::openOutputFile(benchJson, &error);
+  if (!file)
+    return fail(error);
+  llvm::json::OStream json(file->os(), 2);
+  json.array([&] {
+    for (const BenchRow &row : rows) {
+      const BenchCase &c = row.benchCase;
+      json.object([&] {
+        json.attribute("kernel", gen::benchKindName(c.kind));
+        json.attribute("dtype", gen::elemTypeName(c.type));
+        json.attribute("arch", row.arch);
+        json.attribute("rows", c.rows);
+        json.attribute("cols", c.cols);
+        json.attribute("grid", c.grid);
+        if (measured(row)) {
+          json.attribute("bound_cycles", row.bound);
+          json.attribute("cycles", row.cycles);
+          json.attribute("ratio", row.ratio());
+          json.attribute("limit", row.limit);
+          json.attribute("compile_ms", row.compileMs);
+          json.attribute("simulate_ms", row.simulateMs);
+        }
+        json.attribute("result", row.result());
+      });
+    }
+  });
+  file->os() << "\n";
+  file->keep();
+  return 0;
+}
+
+static int runBench() {
+  std::optional<int64_t> maxBytes = parseSize(benchMaxBytes);
+  if (!maxBytes)
+    return fail("--max-bytes must be a positive size like 4096, 64K or 4M, got '" +
+                benchMaxBytes + "'");
+  llvm::Regex filter(benchFilter);
+  std::string regexError;
+  if (!benchFilter.empty() && !filter.isValid(regexError))
+    return fail("--filter '" + benchFilter + "': " + regexError);
+  std::vector<std::string> archs(benchArchs.begin(), benchArchs.end());
+  if (archs.empty())
+    archs.push_back("spyre");
+
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  // Architecture problems are reported with their file locations.
+  llvm::SourceMgr archSourceMgr;
+  mlir::SourceMgrDiagnosticHandler archHandler(archSourceMgr, &context);
+
+  struct Planned {
+    std::shared_ptr<const arch::ArchModel> model;
+    std::string archName;
+    BenchCase benchCase;
+  };
+  std::vector<Planned> plan;
+  for (const std::string &archName : archs) {
+    std::string error;
+    std::shared_ptr<const arch::ArchModel> model = arch::ArchModel::load(context, archName, error);
+    if (!model)
+      return error.empty() ? 1 : fail(error);
+    std::optional<ktsched::Placement> placement = ktsched::findPlacement(*model, model->loc());
+    if (!placement)
+      return 1;
+    for (const BenchCase &benchCase : suite(*maxBytes, placement->cores))
+      if (benchFilter.empty() || filter.match(benchCase.name()))
+        plan.push_back({model, archName, benchCase});
+  }
+  if (plan.empty())
+    return fail("no benchmark matches --filter '" + benchFilter + "' within --max-bytes " +
+                benchMaxBytes);
+
+  std::vector<BenchRow> rows;
+  size_t failures = 0, unsupported = 0;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const Planned &planned = plan[i];
+    llvm::errs() << "[" << i + 1 << "/" << plan.size() << "] " << planned.benchCase.name()
+                 << " on " << planned.model->name() << " ... ";
+    auto start = std::chrono::steady_clock::now();
+    BenchRow row = runCase(context, *planned.model, planned.archName, planned.benchCase);
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+    if (measured(row))
+      llvm::errs() << llvm::format("ratio %.2f", row.ratio());
+    llvm::errs() << " " << (row.outcome == Outcome::Match ? "match" : row.result())
+                 << llvm::format(" (%.0f ms)\n", ms);
+    failures += row.outcome == Outcome::Mismatch || row.outcome == Outcome::Error;
+    unsupported += row.outcome == Outcome::Unsupported;
+    rows.push_back(std::move(row));
+  }
+
+  printTable(rows, llvm::outs());
+  llvm::outs() << rows.size() << " benchmarks: " << rows.size() - failures - unsupported
+               << " match, " << unsupported << " unsupported, " << failures << " errors\n";
+  if (!benchCsv.empty() && writeCsv(rows))
+    return 1;
+  if (!benchJson.empty() && writeJson(rows))
+    return 1;
+  return failures ? 1 : 0;
+}
+
+static ktflow::tool::CommandRegistration benchRegistration(benchCmd, runBench);
