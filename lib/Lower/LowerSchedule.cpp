@@ -483,6 +483,14 @@ LogicalResult GroupLowering::collect() {
       charge(*memNode, globalNodes.front(),
              toBytes(Elements(n * gridTiles * loopTrips), t.esize));
     }
+    // The grid fixes how many cores work: the kernel's physical limit is that
+    // of those cores (a one-tile kernel is bound by one core's path, not by
+    // the whole chip's).
+    llvm::SmallVector<arch::GroupId, 4> chain =
+        model.groupChain(model.node(*computeNode).group);
+    if (chain.size() > 1)
+      out.workload.setActiveInstances(
+          chain[1], std::min<int64_t>(gridTiles, model.group(chain[1]).count));
     Block &body = computeStage->getRegion(0).front();
     for (Operation &op : body)
       if (auto vop = llvm::dyn_cast<ks::VectorOp>(op)) {
