@@ -34,6 +34,7 @@
 #include "ktflow/Schedule/KTSched.h"
 #include "ktflow/Schedule/SupportedOps.h"
 #include "ktflow/Sim/StaticChecks.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -314,6 +315,19 @@ LogicalResult GroupLowering::collect() {
     return group.emitError("element type ") << mlirElemType << " has no vector registers";
   elemType = *type;
   esize = dc::elemTypeSize(elemType);
+  // The unit programs move and compute one element type; a buffer of
+  // another type would need conversions on the way in or out.
+  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+    if (t.tensor.getElementType() != mlirElemType)
+      return t.tensor.emitError("a ")
+             << t.tensor.getElementType() << " buffer in a " << mlirElemType
+             << " compute group: element type conversions are not lowered";
+  for (Operation &op : computeStage->getRegion(0).front())
+    for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+      if (mlir::getElementTypeOrSelf(type) != mlirElemType)
+        return op.emitError("a ")
+               << mlir::getElementTypeOrSelf(type) << " value in a " << mlirElemType
+               << " compute group: element type conversions are not lowered";
 
   // Units and instances. Cores are the instances of the DMA's group; the
   // sub-core instances those of the load unit's group inside one core.
@@ -461,6 +475,11 @@ FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) 
   auto lower = t.tensor.getLowerCorner();
   if (origin.size() != strides.size() || lower.size() != strides.size())
     return t.tensor.emitError("transfer origin rank does not match the tensor");
+  auto shape = t.tensor.getShape();
+  for (size_t i = 0; i < strides.size() && i < shape.size(); ++i)
+    if (origin[i] < lower[i] || origin[i] - lower[i] >= shape[i])
+      return t.tensor.emitError("grid tile ")
+             << linear << " starts outside the buffer (a fully masked tile): not lowered";
   int64_t elements = t.tensor.getOffset();
   for (size_t i = 0; i < strides.size(); ++i)
     elements += (origin[i] - lower[i]) * strides[i];
@@ -575,6 +594,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     return dc::ProgramBuilder::node(
         stUnit, {dc::InstanceSelector::Kind::TableColumn, int64_t(nTransfers + nsub + j)});
   };
+  std::optional<std::pair<Operation *, std::string>> dmaProblem;
   auto copyTile = [&](const Transfer &t, uint32_t symbol, uint32_t column, const Tile &tile,
                       int64_t j, int64_t k, bool isLoad) {
     dc::Address global = dc::ProgramBuilder::symbolAddress(
@@ -602,8 +622,47 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     if (isLoad && dims.empty() && dmaNode && !globalMemories.empty())
       if (const arch::AccessRule *rule =
               model.node(*dmaNode).accessTo(globalMemories.front()))
-        if (run < rule->minSize && rule->minSize <= t.bytes)
+        if (run < rule->minSize && rule->minSize <= t.bytes) {
           run = rule->minSize.alignTo(rule->sizeMultiple);
+          // The whole access may end past the tensor's last alignment unit
+          // (a short tile near the end): the symbol, what the runtime
+          // allocates, grows to cover it.
+          dc::Symbol &sym = bundle.symbols[symbol];
+          Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+          for (int64_t c : coreIds) {
+            FailureOr<int64_t> coreOffset = gridOffset(t, c);
+            if (failed(coreOffset))
+              continue;
+            Bytes end = Bytes(*coreOffset) + tileStart + run;
+            if (sym.size < end) {
+              sym.size = end.alignTo(model.node(globalMemories.front()).memory.alignment);
+              sym.shape = {toElements(sym.size, t.esize).count()};
+            }
+          }
+        }
+    // What the DMA cannot do (a run size, a start or a stride off its
+    // global-memory rules: a tile of an uneven split starting mid-unit) is
+    // reported once the program is built.
+    if (!dmaProblem && dmaNode && !globalMemories.empty())
+      if (const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front())) {
+        Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+        if (!rule->allowsSize(run))
+          dmaProblem = {t.tensor.getOperation(), "a " + std::to_string(run.count()) +
+                                      "-byte DMA run is outside the DMA's access sizes"};
+        for (const dc::CopyDim &dim : dims)
+          if (!dmaProblem && !rule->allowsAddress(isLoad ? dim.srcStride : dim.dstStride))
+            dmaProblem = {t.tensor.getOperation(), "a DMA stride is not aligned to " +
+                                        std::to_string(rule->alignment.count()) + " bytes"};
+        for (int64_t c : coreIds) {
+          FailureOr<int64_t> coreOffset = gridOffset(t, c);
+          if (!dmaProblem && succeeded(coreOffset) &&
+              !rule->allowsAddress(Bytes(*coreOffset) + tileStart))
+            dmaProblem = {t.tensor.getOperation(), "a tile starting at byte " +
+                                        std::to_string((Bytes(*coreOffset) + tileStart).count()) +
+                                        " is not aligned to the DMA's " +
+                                        std::to_string(rule->alignment.count()) + " bytes"};
+        }
+      }
     if (isLoad)
       dma.copy(local, global, run, dims);
     else
@@ -642,6 +701,9 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       dma.signal(stPeer(j), 0);
     }
   }
+  if (dmaProblem)
+    return dmaProblem->first->emitError(dmaProblem->second)
+           << ": unaligned transfers are not lowered";
   // Drain: the frees the load units still owe.
   for (int64_t j = 0; j < nsub; ++j) {
     int64_t owed = std::min<int64_t>(tiles[j].size(), inDepth);

@@ -1,10 +1,8 @@
 //===- RunCommand.cpp - `ktflow run KERNEL.mlir --arch A` -----------------===//
 //
-// The end-to-end check: schedules and lowers the kernel, simulates the
-// device code, runs the reference interpreter on the same inputs (the
-// interpreter binds the arguments — --arg files, scalars, seeded random
-// fill — and the simulator receives exactly those bytes), and compares
-// every output buffer. Then prints cycles, the roofline bound of the
+// The end-to-end check (lib/Run/RunKernel: schedules and lowers the
+// kernel, simulates the device code, runs the reference interpreter on the
+// same inputs and compares every output buffer). Then prints cycles, the roofline bound of the
 // schedule's workload, their ratio, the limiting resource and per-unit
 // utilisation. docs/run.md describes the output and the comparison rules.
 // Exit status 1 on a mismatch or any error.
@@ -17,6 +15,7 @@
 #include "ktflow/Interp/Interpreter.h"
 #include "ktflow/Interp/Npy.h"
 #include "ktflow/Lower/LowerSchedule.h"
+#include "ktflow/Run/RunKernel.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
 #include "ktflow/DeviceCode/TextForm.h"
@@ -64,24 +63,6 @@ static cl::opt<bool> runInjectFault(
 static int failWith(const llvm::Twine &message) {
   llvm::errs() << "ktflow run: " << message << "\n";
   return 1;
-}
-
-/// Value of element `i` of a raw buffer, for printing.
-static double elementValue(llvm::StringRef type, const std::vector<uint8_t> &bytes, int64_t i) {
-  if (type == "f16") {
-    uint16_t h = bytes[2 * i] | (bytes[2 * i + 1] << 8);
-    return interp::halfBitsToFloat(h);
-  }
-  if (type == "bf16") {
-    uint16_t h = bytes[2 * i] | (bytes[2 * i + 1] << 8);
-    return interp::bf16BitsToFloat(h);
-  }
-  if (type == "f32") {
-    uint32_t w;
-    memcpy(&w, &bytes[4 * i], 4);
-    return interp::bitsToFloat(w);
-  }
-  return bytes[i];
 }
 
 static void printPerformance(const sim::SimResult &result, const arch::ArchModel &model,
@@ -195,115 +176,35 @@ static int runKernel() {
   if (mlir::failed(mlir::verify(*module)))
     return 1;
 
-  // 1. The inputs, bound exactly as `ktflow interp` binds them.
-  interp::InterpOptions interpOptions;
-  interpOptions.funcName = runFunc;
-  interpOptions.args.assign(runArgs.begin(), runArgs.end());
-  interpOptions.seed = runSeed;
-  interp::SourceNames names = interp::collectSourceNames(asmState);
-  interp::InterpOptions bindOptions = interpOptions;
-  bindOptions.bindOnly = true;
-  interp::Interpreter initial(*module, bindOptions, names);
-  if (mlir::failed(initial.run()))
+  run::RunKernelOptions options;
+  options.arch = runArch;
+  options.funcName = runFunc;
+  options.args.assign(runArgs.begin(), runArgs.end());
+  options.seed = runSeed;
+  options.trace = !runTrace.empty();
+  options.injectFault = runInjectFault;
+  mlir::FailureOr<run::RunKernelResult> result =
+      run::runKernel(*module, interp::collectSourceNames(asmState), *model, options);
+  if (mlir::failed(result))
     return 1;
-  // 2. The oracle.
-  interp::Interpreter oracle(*module, interpOptions, names);
-  if (mlir::failed(oracle.run()))
-    return 1;
-
-  // 3. Schedule and lower a copy (the scheduler rewrites the module).
-  mlir::OwningOpRef<mlir::ModuleOp> scheduled = module->clone();
-  if (!runFunc.empty())
-    for (auto func : llvm::make_early_inc_range(scheduled->getOps<mlir::func::FuncOp>()))
-      if (func.getName() != runFunc)
-        func.erase();
-  ktsched::ScheduleOptions scheduleOptions;
-  scheduleOptions.arch = runArch;
-  mlir::PassManager pm(&context);
-  ktsched::buildSchedulePipeline(pm, scheduleOptions);
-  if (mlir::failed(pm.run(*scheduled)))
-    return 1;
-  lower::LowerOptions lowerOptions;
-  const auto &bindings = initial.bindings();
-  for (size_t i = 0; i < bindings.size(); ++i)
-    if (bindings[i].kind == interp::ArgumentBinding::Kind::Scalar) {
-      double value = 0;
-      if (!llvm::StringRef(bindings[i].value).getAsDouble(value))
-        lowerOptions.scalarArgs[i] = value;
-    }
-  mlir::FailureOr<lower::LoweredKernel> lowered =
-      lower::lowerSchedule(*scheduled, *model, lowerOptions);
-  if (mlir::failed(lowered))
-    return 1;
-  dc::Bundle &bundle = lowered->bundle;
-
-  // 4. Bind the symbols to the interpreter's buffers.
-  sim::SymbolData inputs;
-  std::map<std::string, const interp::Buffer *> expected;
-  for (size_t s = 0; s < bundle.symbols.size(); ++s) {
-    int64_t arg = lowered->symbolArgs[s];
-    if (arg < 0 || arg >= (int64_t)bindings.size() || !bindings[arg].buffer)
-      return failWith("kernel argument " + llvm::Twine(arg) + " is not a buffer");
-    dc::Symbol &symbol = bundle.symbols[s];
-    const interp::Buffer &buffer = *bindings[arg].buffer;
-    // The symbol covers the buffer and the alignment padding the lowering
-    // may read (zeroed); only the buffer's own bytes are compared.
-    auto esize = dc::elementSizeOf(symbol.elementType);
-    symbol.name = bindings[arg].name;
-    symbol.size = std::max(symbol.size, buffer.size());
-    symbol.shape = {symbol.size.count() / esize->bytes.count()};
-    std::vector<uint8_t> data = buffer.bytes;
-    data.resize(symbol.size.count(), 0);
-    inputs[symbol.name] = std::move(data);
-    expected[symbol.name] = oracle.bindings()[arg].buffer;
-  }
-
-  // 5. Simulate.
-  sim::SimOptions simOptions;
-  simOptions.trace = !runTrace.empty();
-  llvm::Expected<sim::SimResult> result = sim::simulate(bundle, *model, inputs, simOptions);
-  if (!result)
-    return failWith(llvm::toString(result.takeError()));
-  if (result->deadlock)
-    return failWith(*result->deadlock);
+  if (result->simulationError)
+    return failWith(*result->simulationError);
   if (!runTrace.empty())
-    if (llvm::Error e = sim::writeChromeTrace(*result, runTrace))
+    if (llvm::Error e = sim::writeChromeTrace(result->simulation, runTrace))
       return failWith(llvm::toString(std::move(e)));
 
-  // 6. Compare every output buffer, bit for bit: the lowering keeps the
-  // interpreter's order of operations (elementwise bodies, one rounding per
-  // op), so the tolerance of ktir.md §7.3 is never needed for what it lowers.
-  bool injected = false;
-  bool match = true;
   llvm::outs() << "comparison: bit-exact (same order of operations)\n";
-  for (const dc::Symbol &symbol : bundle.symbols) {
-    if (!symbol.isOutput)
-      continue;
-    std::vector<uint8_t> got = result->buffers.at(symbol.name);
-    if (runInjectFault && !injected && !got.empty()) {
-      got[0] ^= 1;
-      injected = true;
-    }
-    const std::vector<uint8_t> &want = expected[symbol.name]->bytes;
-    int64_t esize = dc::elementSizeOf(symbol.elementType)->bytes.count();
-    int64_t count = std::min(got.size(), want.size()) / esize;
-    int64_t bad = -1;
-    for (int64_t i = 0; i < count && bad < 0; ++i)
-      if (memcmp(&got[i * esize], &want[i * esize], esize) != 0)
-        bad = i;
-    if (bad >= 0) {
-      match = false;
-      llvm::outs() << "MISMATCH in " << symbol.name << " at element " << bad << ": got "
-                   << elementValue(symbol.elementType, got, bad) << ", expected "
-                   << elementValue(symbol.elementType, want, bad) << "\n";
-    } else {
-      llvm::outs() << "match: " << symbol.name << " (" << count << " elements)\n";
-    }
+  for (const run::OutputComparison &output : result->outputs) {
+    if (output.firstMismatch)
+      llvm::outs() << "MISMATCH in " << output.name << " at element " << *output.firstMismatch
+                   << ": got " << output.got << ", expected " << output.expected << "\n";
+    else
+      llvm::outs() << "match: " << output.name << " (" << output.elements << " elements)\n";
   }
-  printPerformance(*result, *model, &lowered->workload);
-  if (int rc = writeOutputs(bundle, *result))
+  printPerformance(result->simulation, *model, &result->lowered.workload);
+  if (int rc = writeOutputs(result->lowered.bundle, result->simulation))
     return rc;
-  return match ? 0 : 1;
+  return result->matches() ? 0 : 1;
 }
 
 static ktflow::tool::CommandRegistration runRegistration(runCmd, runKernel);
