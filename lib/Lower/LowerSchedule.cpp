@@ -40,6 +40,7 @@
 #include "ktflow/Schedule/KTSched.h"
 #include "ktflow/Schedule/SupportedOps.h"
 #include "ktflow/Sim/StaticChecks.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -131,6 +132,10 @@ private:
   void copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
                 std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
                 dc::Address local, bool isLoad);
+  /// The first transfer the DMA's global-memory access rules cannot carry
+  /// (a run size, a stride or a start off its rules), reported once the
+  /// program is built.
+  std::optional<std::pair<Operation *, std::string>> dmaProblem;
   LogicalResult resolveTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
                                 Value bufferValue, Transfer &t);
   /// Byte offset of a transfer's grid-tile origin on grid tile `linear`.
@@ -354,6 +359,19 @@ LogicalResult GroupLowering::collect() {
     return group.emitError("element type ") << mlirElemType << " has no vector registers";
   elemType = *type;
   esize = dc::elemTypeSize(elemType);
+  // The unit programs move and compute one element type; a buffer of
+  // another type would need conversions on the way in or out.
+  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+    if (t.tensor.getElementType() != mlirElemType)
+      return t.tensor.emitError("a ")
+             << t.tensor.getElementType() << " buffer in a " << mlirElemType
+             << " compute group: element type conversions are not lowered";
+  for (Operation &op : computeStage->getRegion(0).front())
+    for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+      if (mlir::getElementTypeOrSelf(type) != mlirElemType)
+        return op.emitError("a ")
+               << mlir::getElementTypeOrSelf(type) << " value in a " << mlirElemType
+               << " compute group: element type conversions are not lowered";
 
   // Units and instances. Cores are the instances of the DMA's group; the
   // sub-core instances those of the load unit's group inside one core.
@@ -772,6 +790,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
       if (computeInputs[i].splat)
         vec.vconst(reg[arg], elemType, Elements(vectorWidth), *computeInputs[i].splat);
     }
+    std::optional<std::string> vectorProblem;
     // The address of the current vector of transfer t in inner slot k.
     auto vectorAddress = [&](const Transfer &t, int64_t k, bool &broadcast) {
       dc::Address address = innerSlot(t, k);
@@ -788,6 +807,20 @@ LogicalResult GroupLowering::emitTwoLevel() {
         }
         address.terms.push_back({uint32_t(d), Bytes(stride), 0});
       }
+      // The compute unit reads its memory directly: every vector must start
+      // where its access rule allows (a column broadcast steps one element
+      // per row, which is rarely aligned).
+      auto unit = model.lookupNode(computeUnit);
+      auto memory = model.lookupNode(t.memory);
+      if (!vectorProblem && unit && memory)
+        if (const arch::AccessRule *rule = model.node(*unit).accessTo(*memory)) {
+          bool aligned = rule->allowsAddress(address.offset);
+          for (const dc::LoopTerm &term : address.terms)
+            aligned &= rule->allowsAddress(term.stride);
+          if (!aligned)
+            vectorProblem = "a vector of " + t.memory + " that is not aligned to " +
+                            std::to_string(rule->alignment.count()) + " bytes";
+        }
       return address;
     };
     for (int64_t k = 0; k < n; ++k) {
@@ -824,8 +857,14 @@ LogicalResult GroupLowering::emitTwoLevel() {
     }
     if (int64_t owed = std::min(n, innerOut))
       vec.wait(1, owed);
+    if (vectorProblem)
+      return computeStage->emitError(*vectorProblem)
+             << ": unaligned vector accesses are not lowered";
     (void)vectorBytes;
   }
+  if (dmaProblem)
+    return dmaProblem->first->emitError(dmaProblem->second)
+           << ": unaligned transfers are not lowered";
   return success();
 }
 
@@ -841,6 +880,11 @@ FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) 
   auto lower = t.tensor.getLowerCorner();
   if (origin.size() != strides.size() || lower.size() != strides.size())
     return t.tensor.emitError("transfer origin rank does not match the tensor");
+  auto shape = t.tensor.getShape();
+  for (size_t i = 0; i < strides.size() && i < shape.size(); ++i)
+    if (origin[i] < lower[i] || origin[i] - lower[i] >= shape[i])
+      return t.tensor.emitError("grid tile ")
+             << linear << " starts outside the buffer (a fully masked tile): not lowered";
   int64_t elements = t.tensor.getOffset();
   for (size_t i = 0; i < strides.size(); ++i)
     elements += (origin[i] - lower[i]) * strides[i];
@@ -914,6 +958,44 @@ void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_
             model.node(*dmaNode).accessTo(globalMemories.front()))
       if (run < rule->minSize && rule->minSize <= t.bytes)
         run = rule->minSize.alignTo(rule->sizeMultiple);
+  // Where each core's copy starts in the symbol: the table column holds a
+  // per-core offset (one-level lowering), else `gridBytes` is the offset.
+  Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+  SmallVector<Bytes, 8> starts;
+  if (column) {
+    for (int64_t c : coreIds)
+      if (FailureOr<int64_t> coreOffset = gridOffset(t, c); succeeded(coreOffset))
+        starts.push_back(Bytes(*coreOffset) + tileStart);
+  } else {
+    starts.push_back(gridBytes + tileStart);
+  }
+  if (dmaNode && !globalMemories.empty())
+    if (const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front())) {
+      // A widened short load may end past the tensor's last alignment unit
+      // (a short tile near the end): the symbol, what the runtime
+      // allocates, grows to cover it.
+      dc::Symbol &sym = out.bundle.symbols[symbol];
+      if (isLoad)
+        for (Bytes start : starts)
+          if (sym.size < start + run) {
+            sym.size = (start + run).alignTo(model.node(globalMemories.front()).memory.alignment);
+            sym.shape = {toElements(sym.size, t.esize).count()};
+          }
+      if (!dmaProblem && !rule->allowsSize(run))
+        dmaProblem = {t.tensor.getOperation(), "a " + std::to_string(run.count()) +
+                                                   "-byte DMA run is outside the DMA's access sizes"};
+      for (const dc::CopyDim &dim : dims)
+        if (!dmaProblem && !rule->allowsAddress(isLoad ? dim.srcStride : dim.dstStride))
+          dmaProblem = {t.tensor.getOperation(), "a DMA stride is not aligned to " +
+                                                     std::to_string(rule->alignment.count()) +
+                                                     " bytes"};
+      for (Bytes start : starts)
+        if (!dmaProblem && !rule->allowsAddress(start))
+          dmaProblem = {t.tensor.getOperation(),
+                        "a tile starting at byte " + std::to_string(start.count()) +
+                            " is not aligned to the DMA's " +
+                            std::to_string(rule->alignment.count()) + " bytes"};
+    }
   if (isLoad)
     dma.copy(local, global, run, dims);
   else
@@ -1102,6 +1184,9 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       dma.signal(stPeer(j), 0);
     }
   }
+  if (dmaProblem)
+    return dmaProblem->first->emitError(dmaProblem->second)
+           << ": unaligned transfers are not lowered";
   // Drain: the frees the load units still owe.
   for (int64_t j = 0; j < nsub; ++j) {
     int64_t owed = std::min<int64_t>(tiles[j].size(), inDepth);

@@ -108,10 +108,20 @@ static float combine(Combiner c, float acc, float x) {
   switch (c) {
   case Combiner::Add:
     return acc + x;
+  // arith.maximumf / minimumf: NaN propagates and -0 < +0 (std::max and
+  // std::min return the first of two equal zeros, whatever their signs).
   case Combiner::Max:
-    return (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x);
+    if (std::isnan(acc) || std::isnan(x))
+      return NAN;
+    if (acc == x)
+      return std::signbit(acc) ? x : acc;
+    return std::max(acc, x);
   case Combiner::Min:
-    return (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x);
+    if (std::isnan(acc) || std::isnan(x))
+      return NAN;
+    if (acc == x)
+      return std::signbit(acc) ? acc : x;
+    return std::min(acc, x);
   }
   return acc;
 }

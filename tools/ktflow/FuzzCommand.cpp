@@ -1,0 +1,303 @@
+//===- FuzzCommand.cpp - `ktflow fuzz`: differential testing --------------===//
+//
+// Generates random kernels (lib/Gen), runs each end to end on every chosen
+// description (lib/Run: interpreter oracle vs. simulated device code) and
+// classifies the outcome per description:
+//   pass        — every output matches bit for bit;
+//   unsupported — the compiler stopped with a clean "not supported" /
+//                 "not lowered" diagnostic (coverage still missing) or the
+//                 description has no lanes for the element type, counted
+//                 by reason;
+//   fail        — any other error on this valid input, a simulation error or
+//                 deadlock, or a mismatch.
+// A failure saves the kernel (--out), reduces it at the KernelSpec level
+// while it fails the same way (same description, same kind, same message
+// with numbers masked) and writes the reduced kernel as a lit regression
+// test (--regressions). Exit status 1 when any program failed.
+//
+//===----------------------------------------------------------------------===//
+#include "Command.h"
+
+#include "ktflow/Arch/ArchModel.h"
+#include "ktflow/Gen/KernelPrinter.h"
+#include "ktflow/Gen/RandomKernel.h"
+#include "ktflow/Gen/ReduceKernel.h"
+#include "ktflow/InitAll.h"
+#include "ktflow/Run/RunKernel.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+using namespace ktflow;
+namespace cl = llvm::cl;
+
+static cl::SubCommand fuzzCmd("fuzz", "Differential testing: random kernels, simulator vs. "
+                                      "interpreter on every description");
+static cl::opt<uint64_t> fuzzCount("count", cl::desc("Number of random programs"), cl::init(100),
+                                   cl::sub(fuzzCmd));
+static cl::opt<uint64_t> fuzzSeed("seed", cl::desc("Seed of the first program (then +1 each)"),
+                                  cl::init(1), cl::sub(fuzzCmd));
+static cl::list<std::string> fuzzArchs("arch",
+                                       cl::desc("Description to test (repeatable; default: "
+                                                "sample, spyre, deep)"),
+                                       cl::sub(fuzzCmd));
+static cl::opt<std::string> fuzzOut("out", cl::desc("Save every failing kernel as DIR/..."),
+                                    cl::value_desc("DIR"), cl::sub(fuzzCmd));
+static cl::opt<std::string>
+    fuzzRegressions("regressions",
+                    cl::desc("Write each reduced failure as a lit test DIR/fuzz-ARCH-seedN.mlir"),
+                    cl::value_desc("DIR"), cl::sub(fuzzCmd));
+static cl::opt<bool> fuzzInjectFault(
+    "inject-fault",
+    cl::desc("Testing only: flip one bit of every program's first simulated output, so every "
+             "run is a mismatch to report and reduce"),
+    cl::sub(fuzzCmd));
+static cl::opt<bool> fuzzNoReduce("no-reduce", cl::desc("Do not reduce failing kernels"),
+                                  cl::sub(fuzzCmd));
+
+namespace {
+enum class Verdict { Pass, Unsupported, Fail };
+
+struct Outcome {
+  Verdict verdict = Verdict::Pass;
+  /// Why it is unsupported or failed, numbers masked so that the same
+  /// failure on a smaller kernel has the same reason.
+  std::string reason;
+  /// The first message as emitted, for the report.
+  std::string detail;
+};
+
+struct ArchTarget {
+  std::string name;
+  std::shared_ptr<const arch::ArchModel> model;
+  unsigned pass = 0, unsupported = 0, fail = 0;
+};
+} // namespace
+
+static std::string maskNumbers(llvm::StringRef text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (isdigit((unsigned char)text[i])) {
+      while (i + 1 < text.size() && isdigit((unsigned char)text[i + 1]))
+        ++i;
+      out += 'N';
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+/// A clean refusal: a construct the compiler does not cover yet, or an
+/// element type the description's compute units have no lanes for.
+static bool isUnsupportedDiagnostic(llvm::StringRef message) {
+  return message.contains("not supported") || message.contains("not lowered") ||
+         message.contains("has no lanes for");
+}
+
+/// Parses `text` and runs it on `target`, classifying the result.
+static Outcome runOne(mlir::MLIRContext &context, llvm::StringRef text, llvm::StringRef bufferName,
+                      const ArchTarget &target, uint64_t seed) {
+  std::vector<std::string> errors;
+  mlir::ScopedDiagnosticHandler capture(&context, [&](mlir::Diagnostic &diag) {
+    if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
+      errors.push_back(diag.str());
+    return mlir::success();
+  });
+  auto classifyErrors = [&](llvm::StringRef stage) {
+    Outcome outcome;
+    outcome.verdict = Verdict::Fail;
+    outcome.detail = errors.empty() ? (stage + " failed without a diagnostic").str() : errors[0];
+    for (const std::string &error : errors)
+      if (isUnsupportedDiagnostic(error)) {
+        outcome.verdict = Verdict::Unsupported;
+        outcome.detail = error;
+        break;
+      }
+    outcome.reason = maskNumbers(outcome.detail);
+    return outcome;
+  };
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName),
+                               llvm::SMLoc());
+  mlir::AsmParserState asmState;
+  mlir::Block block;
+  mlir::ParserConfig config(&context);
+  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
+    return classifyErrors("parsing");
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (llvm::hasSingleElement(block) && mlir::isa<mlir::ModuleOp>(block.front())) {
+    module = mlir::cast<mlir::ModuleOp>(block.front());
+    module->getOperation()->remove();
+  } else {
+    module = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&context, bufferName, 1, 1));
+    auto &ops = module->getBody()->getOperations();
+    ops.splice(ops.end(), block.getOperations());
+  }
+  if (mlir::failed(mlir::verify(*module)))
+    return classifyErrors("verification");
+
+  run::RunOptions options;
+  options.arch = target.name;
+  options.seed = seed;
+  options.injectFault = fuzzInjectFault;
+  std::string message;
+  mlir::FailureOr<run::RunReport> result = run::runKernel(
+      *module, *target.model, interp::collectSourceNames(asmState), options, message);
+  Outcome outcome;
+  if (mlir::failed(result)) {
+    // Diagnostics mean the compiler refused the kernel; a message means a
+    // later step (binding, simulation) failed.
+    if (message.empty())
+      return classifyErrors("compilation");
+    outcome.verdict = Verdict::Fail;
+    outcome.detail = "simulation: " + message;
+    outcome.reason = maskNumbers(outcome.detail);
+    return outcome;
+  }
+  for (const run::OutputComparison &output : result->outputs)
+    if (output.firstMismatch >= 0) {
+      outcome.verdict = Verdict::Fail;
+      outcome.reason = "mismatch";
+      llvm::raw_string_ostream os(outcome.detail);
+      os << "mismatch in " << output.name << " at element " << output.firstMismatch
+         << ": got " << output.got << ", expected " << output.expected;
+      return outcome;
+    }
+  return outcome;
+}
+
+static bool writeFile(llvm::StringRef dir, llvm::StringRef name, llvm::StringRef contents,
+                      std::string &path) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    llvm::errs() << "ktflow fuzz: cannot create '" << dir << "': " << ec.message() << "\n";
+    return false;
+  }
+  llvm::SmallString<128> p(dir);
+  llvm::sys::path::append(p, name);
+  path = std::string(p);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "ktflow fuzz: cannot write '" << path << "': " << ec.message() << "\n";
+    return false;
+  }
+  os << contents;
+  return true;
+}
+
+/// The lit test of a reduced failure: it passes once the bug is fixed.
+static std::string regressionTest(const gen::KernelSpec &spec, const ArchTarget &target,
+                                  uint64_t seed, const Outcome &outcome) {
+  std::string test;
+  llvm::raw_string_ostream os(test);
+  os << "// Regression found by `ktflow fuzz --seed " << seed << " --count 1 --arch "
+     << target.name << "`, reduced.\n"
+     << "// It failed with: " << outcome.detail << "\n"
+     << "// RUN: ktflow run %s --arch " << target.name << " --seed " << seed
+     << " | FileCheck %s\n"
+     << "// CHECK: comparison: bit-exact\n"
+     << "// CHECK-NOT: MISMATCH\n"
+     << "// CHECK: simulated cycles\n";
+  gen::printKernel(spec, os);
+  return test;
+}
+
+static int runFuzz() {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+
+  std::vector<ArchTarget> targets;
+  std::vector<std::string> names(fuzzArchs.begin(), fuzzArchs.end());
+  if (names.empty())
+    names = {"sample", "spyre", "deep"};
+  for (const std::string &name : names) {
+    std::string error;
+    ArchTarget target;
+    target.name = name;
+    target.model = arch::ArchModel::load(context, name, error);
+    if (!target.model) {
+      llvm::errs() << "ktflow fuzz: " << (error.empty() ? "cannot load '" + name + "'" : error)
+                   << "\n";
+      return 1;
+    }
+    targets.push_back(std::move(target));
+  }
+
+  // (description, reason) -> count, for the unsupported and failing kinds.
+  std::map<std::pair<std::string, std::string>, unsigned> unsupportedReasons, failReasons;
+  unsigned failures = 0;
+  for (uint64_t i = 0; i < fuzzCount; ++i) {
+    uint64_t seed = fuzzSeed + i;
+    gen::KernelSpec spec = gen::randomKernel(seed, gen::RandomKernelOptions());
+    std::string text = gen::printKernel(spec);
+    std::string bufferName = "fuzz-seed" + std::to_string(seed) + ".mlir";
+    for (ArchTarget &target : targets) {
+      Outcome outcome = runOne(context, text, bufferName, target, seed);
+      if (outcome.verdict == Verdict::Pass) {
+        ++target.pass;
+        continue;
+      }
+      if (outcome.verdict == Verdict::Unsupported) {
+        ++target.unsupported;
+        ++unsupportedReasons[{target.name, outcome.reason}];
+        continue;
+      }
+      ++target.fail;
+      ++failures;
+      ++failReasons[{target.name, outcome.reason}];
+      llvm::outs() << "FAIL seed " << seed << " on " << target.name << ": " << outcome.detail
+                   << "\n";
+      std::string path;
+      if (!fuzzOut.empty() &&
+          writeFile(fuzzOut, "fuzz-" + target.name + "-seed" + std::to_string(seed) + ".mlir",
+                    text, path))
+        llvm::outs() << "  saved " << path << "\n";
+      if (fuzzNoReduce || fuzzRegressions.empty())
+        continue;
+      gen::KernelSpec reduced = gen::reduceKernel(spec, [&](const gen::KernelSpec &candidate) {
+        Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed);
+        return again.verdict == Verdict::Fail && again.reason == outcome.reason;
+      });
+      reduced.origin += " (reduced by ktflow fuzz)";
+      if (writeFile(fuzzRegressions,
+                    "fuzz-" + target.name + "-seed" + std::to_string(seed) + ".mlir",
+                    regressionTest(reduced, target, seed, outcome), path))
+        llvm::outs() << "  reduced to " << reduced.nodes.size() << " nodes, "
+                     << reduced.rows << "x" << reduced.cols << ": " << path << "\n";
+    }
+  }
+
+  llvm::outs() << "programs: " << fuzzCount << " (seeds " << fuzzSeed << ".."
+               << fuzzSeed + fuzzCount - 1 << ")\n";
+  for (const ArchTarget &target : targets)
+    llvm::outs() << "  " << target.name << ": " << target.pass << " pass, " << target.unsupported
+                 << " unsupported, " << target.fail << " fail\n";
+  if (!unsupportedReasons.empty()) {
+    llvm::outs() << "unsupported, by reason:\n";
+    for (const auto &[key, count] : unsupportedReasons)
+      llvm::outs() << "  " << key.first << " x" << count << ": " << key.second << "\n";
+  }
+  if (!failReasons.empty()) {
+    llvm::outs() << "failures, by reason:\n";
+    for (const auto &[key, count] : failReasons)
+      llvm::outs() << "  " << key.first << " x" << count << ": " << key.second << "\n";
+  }
+  return failures ? 1 : 0;
+}
+
+static ktflow::tool::CommandRegistration fuzzRegistration(fuzzCmd, runFuzz);
