@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "KernelSource.h"
 
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/Gen/KernelPrinter.h"
@@ -132,21 +133,11 @@ static Outcome runOne(mlir::MLIRContext &context, llvm::StringRef text, llvm::St
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName),
                                llvm::SMLoc());
   mlir::AsmParserState asmState;
-  mlir::Block block;
-  mlir::ParserConfig config(&context);
-  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
-    return classifyErrors("parsing");
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (llvm::hasSingleElement(block) && mlir::isa<mlir::ModuleOp>(block.front())) {
-    module = mlir::cast<mlir::ModuleOp>(block.front());
-    module->getOperation()->remove();
-  } else {
-    module = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&context, bufferName, 1, 1));
-    auto &ops = module->getBody()->getOperations();
-    ops.splice(ops.end(), block.getOperations());
-  }
-  if (mlir::failed(mlir::verify(*module)))
-    return classifyErrors("verification");
+  llvm::StringRef failedStage;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      ktflow::tool::parseKernelSource(sourceMgr, context, asmState, bufferName, &failedStage);
+  if (!module)
+    return classifyErrors(failedStage);
 
   run::RunOptions options;
   options.arch = target.name;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "KernelSource.h"
 
 #include "ktflow/InitAll.h"
 #include "ktflow/Interp/Interpreter.h"
@@ -69,20 +70,9 @@ static int runInterp() {
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
 
   mlir::AsmParserState asmState;
-  mlir::Block block;
-  mlir::ParserConfig config(&context);
-  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
-    return 1;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (llvm::hasSingleElement(block) && mlir::isa<mlir::ModuleOp>(block.front())) {
-    module = mlir::cast<mlir::ModuleOp>(block.front());
-    module->getOperation()->remove();
-  } else {
-    module = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&context, interpInput, 1, 1));
-    auto &ops = module->getBody()->getOperations();
-    ops.splice(ops.end(), block.getOperations());
-  }
-  if (mlir::failed(mlir::verify(*module)))
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      ktflow::tool::parseKernelSource(sourceMgr, context, asmState, interpInput);
+  if (!module)
     return 1;
 
   ktflow::interp::InterpOptions options;

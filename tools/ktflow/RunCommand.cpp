@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "KernelSource.h"
 
 #include "ktflow/InitAll.h"
 #include "ktflow/Interp/Interpreter.h"
@@ -158,20 +159,9 @@ static int runKernel() {
     return failWith(error);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   mlir::AsmParserState asmState;
-  mlir::Block block;
-  mlir::ParserConfig config(&context);
-  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
-    return 1;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (llvm::hasSingleElement(block) && mlir::isa<mlir::ModuleOp>(block.front())) {
-    module = mlir::cast<mlir::ModuleOp>(block.front());
-    module->getOperation()->remove();
-  } else {
-    module = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&context, runInput, 1, 1));
-    auto &ops = module->getBody()->getOperations();
-    ops.splice(ops.end(), block.getOperations());
-  }
-  if (mlir::failed(mlir::verify(*module)))
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      ktflow::tool::parseKernelSource(sourceMgr, context, asmState, runInput);
+  if (!module)
     return 1;
 
   run::RunOptions options;
