@@ -37,6 +37,8 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Lower/LowerSchedule.h"
 
+#include "ktflow/Lower/MergeGroupPrograms.h"
+
 #include "ktflow/Schedule/KTSched.h"
 #include "ktflow/Schedule/SupportedOps.h"
 #include "ktflow/Sim/StaticChecks.h"
@@ -45,6 +47,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace ktflow;
@@ -1051,6 +1054,12 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
     auto vop = llvm::dyn_cast<ks::VectorOp>(op);
     if (!vop)
       return op.emitError("unexpected op in a compute body");
+    // A value stored unchanged (`out = in`) needs no instruction: the
+    // compute unit forwards the register it received.
+    if (vop.getKind() == "copy" && vop->getNumOperands() == 1) {
+      reg[vop.getResult()] = reg[vop->getOperand(0)];
+      continue;
+    }
     auto r = newReg(vop.getLoc());
     if (failed(r))
       return failure();
@@ -1306,6 +1315,40 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   return success();
 }
 
+/// Fails on a group that loads a tensor an earlier group stores; then adds
+/// the group's stored tensors to `stored`.
+LogicalResult checkNoReadAfterWrite(ks::GroupOp group, llvm::StringSet<> &stored) {
+  auto tensorsOf = [](ks::StageOp stage) {
+    SmallVector<StringRef> names;
+    if (auto transfers = stage->getAttrOfType<ArrayAttr>("transfers"))
+      for (Attribute transfer : transfers)
+        if (auto dict = llvm::dyn_cast<DictionaryAttr>(transfer))
+          if (auto tensor = dict.getAs<FlatSymbolRefAttr>("tensor"))
+            names.push_back(tensor.getValue());
+    return names;
+  };
+  WalkResult walk = group.walk([&](ks::StageOp stage) {
+    if (stage.getRole() != "dma_load")
+      return WalkResult::advance();
+    for (StringRef name : tensorsOf(stage))
+      if (stored.contains(name)) {
+        stage.emitError("this compute group reads @")
+            << name << ", which an earlier group writes: ordering groups through "
+            << "global memory is not lowered";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  group.walk([&](ks::StageOp stage) {
+    if (stage.getRole() == "dma_store")
+      for (StringRef name : tensorsOf(stage))
+        stored.insert(name);
+  });
+  return success();
+}
+
 } // namespace
 
 FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
@@ -1319,20 +1362,23 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
   ks::KernelOp kernel = *kernels.begin();
   LoweredKernel out;
   out.bundle.device = model.name().str();
-  auto groups = kernel.getBody().getOps<ks::GroupOp>();
-  if (std::distance(groups.begin(), groups.end()) != 1) {
-    // Several groups would share unit programs; not lowered yet.
-    kernel.emitError("kernels with ")
-        << std::distance(groups.begin(), groups.end())
-        << " compute groups are not lowered yet (one group per kernel)";
-    return failure();
-  }
+  // Groups run one after the other: each is lowered on its own, then every
+  // unit instance's programs are concatenated in group order.
+  std::vector<size_t> groupStarts;
   unsigned index = 0;
-  for (ks::GroupOp group : groups) {
+  llvm::StringSet<> storedByEarlierGroups;
+  for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>()) {
+    // A DMA reads its source when it issues, and a store of the previous
+    // group may still be in flight then: reading what an earlier group
+    // wrote would need a fence between the groups, which is not emitted.
+    if (failed(checkNoReadAfterWrite(group, storedByEarlierGroups)))
+      return failure();
+    groupStarts.push_back(out.bundle.programs.size());
     GroupLowering lowering(model, options, kernel, group, out);
     if (failed(lowering.collect()) || failed(lowering.emit(index++)))
       return failure();
   }
+  mergeGroupPrograms(out.bundle, groupStarts, model);
   if (llvm::Error err = dc::verifyBundle(out.bundle, "lowered kernel")) {
     kernel.emitError(llvm::toString(std::move(err)));
     return failure();

@@ -56,6 +56,10 @@ public:
 
 private:
   LogicalResult buildTensors(KernelOp kernel);
+  /// Groups load every input before they store: a load that follows a
+  /// store to the same kernel argument in program order would read the old
+  /// contents, so it is rejected.
+  LogicalResult checkNoLoadAfterStore();
   LogicalResult buildGroup(StringRef name, const GroupKey &key,
                            SmallVectorImpl<ktdp::StoreOp> &stores, scf::ForOp loop);
   FailureOr<AffineMap> tileOrigin(ktdp::ConstructAccessTileOp tile, Value iv);
@@ -352,6 +356,36 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   return success();
 }
 
+LogicalResult KernelBuilder::checkNoLoadAfterStore() {
+  auto kernel = cast<KernelOp>(builder.getInsertionBlock()->getParentOp());
+  auto argOf = [&](Value tileValue) -> std::optional<int64_t> {
+    auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+                     : ktdp::ConstructMemoryViewOp();
+    if (!view || !tensorOf.count(view))
+      return std::nullopt;
+    return cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensorOf[view])).getArg();
+  };
+  llvm::DenseMap<int64_t, ktdp::StoreOp> stored;
+  WalkResult walk = func.walk([&](Operation *op) {
+    if (auto store = dyn_cast<ktdp::StoreOp>(op)) {
+      if (std::optional<int64_t> arg = argOf(store.getTile()))
+        stored.try_emplace(*arg, store);
+    } else if (auto load = dyn_cast<ktdp::LoadOp>(op)) {
+      std::optional<int64_t> arg = argOf(load.getTile());
+      if (arg && stored.count(*arg)) {
+        InFlightDiagnostic diag = load.emitError("load of kernel argument ")
+                                  << *arg << " after a store to it: reading back stored data "
+                                  << "is not supported";
+        diag.attachNote(stored[*arg].getLoc()) << "the store";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult KernelBuilder::build() {
   SmallVector<int64_t> grid = gridOf(func);
   builder.setInsertionPoint(func);
@@ -359,6 +393,8 @@ LogicalResult KernelBuilder::build() {
                                          (int64_t)func.getNumArguments());
   kernel.getBody().emplaceBlock();
   if (failed(buildTensors(kernel)))
+    return failure();
+  if (failed(checkNoLoadAfterStore()))
     return failure();
 
   // Stores per block, then per iteration space, in program order.
