@@ -112,6 +112,18 @@ public:
   LogicalResult collect();
   LogicalResult emit(unsigned groupIndex);
 
+  /// Cores whose grid tile has the same valid extent of the iteration
+  /// space, with that extent. The edge tiles of a split that does not divide
+  /// evenly are partly masked (KTIR masks the points outside a view); they
+  /// get their own programs, which move and compute only the valid points.
+  /// Fully masked grid tiles appear in no class: they have nothing to do.
+  struct CoreClass {
+    SmallVector<int64_t> cores, space;
+  };
+  FailureOr<SmallVector<CoreClass>> coreClasses();
+  /// Lowers only `cls.cores`, over `cls.space` (call before collect()).
+  void restrictTo(const CoreClass &cls) { restriction = cls; }
+
   // Unit names, as the schedule binds them.
   std::string dmaUnit, ldUnit, computeUnit, stUnit;
   int64_t cores = 0, subcores = 0;
@@ -119,6 +131,7 @@ public:
   std::vector<std::vector<int64_t>> ldInstances, stInstances; // [core][j]
 
 private:
+  std::optional<CoreClass> restriction;
   LogicalResult collectTwoLevelStages(Operation *dmaLoad, Operation *dmaStore,
                                      Operation *inner);
   LogicalResult collectTwoLevelUnits();
@@ -240,6 +253,15 @@ LogicalResult GroupLowering::collect() {
     return outer->emitError("pipeline lacks tile or split decisions");
   splitDim = i64Of(split.get("dim"));
   shares = i64Array(split.get("shares"));
+  if (restriction && restriction->space.size() == space.size() && splitDim >= 0 &&
+      splitDim < (int64_t)space.size()) {
+    // A partly masked grid tile: the split's instances share what is valid
+    // of the split dimension, as evenly as the schedule's shares were.
+    space = restriction->space;
+    int64_t n = shares.size(), valid = space[splitDim];
+    for (int64_t i = 0; i < n; ++i)
+      shares[i] = valid / n + (i < valid % n ? 1 : 0);
+  }
   if (loopOrder.size() != space.size()) {
     loopOrder.clear();
     for (size_t d = 0; d < space.size(); ++d)
@@ -427,7 +449,8 @@ LogicalResult GroupLowering::collect() {
   ldInstances.assign(gridTiles, {});
   stInstances.assign(gridTiles, {});
   for (int64_t c = 0; c < gridTiles; ++c) {
-    coreIds.push_back(c);
+    if (!restriction || llvm::is_contained(restriction->cores, c))
+      coreIds.push_back(c);
     for (int64_t i = 0; i < model.instanceCount(subGroup); ++i)
       if (model.ancestorInstance(subGroup, i, coreGroup) == c) {
         ldInstances[c].push_back(i);
@@ -487,22 +510,25 @@ LogicalResult GroupLowering::collect() {
       if (auto route = model.route({from, 0}, {to, 0}))
         model.addRouteTraffic(out.workload, *route, bytes);
     };
-    for (const Transfer &t : loads) {
+    // Only this lowering's cores, and of a partly masked grid tile only its
+    // valid points.
+    int64_t activeTiles = coreIds.size();
+    auto validElements = [&](const Transfer &t) {
       int64_t n = 1;
-      for (int64_t s : t.shape)
-        n *= s;
-      Bytes bytes = toBytes(Elements(n * gridTiles * loopTrips), t.esize);
+      for (size_t i = 0; i < t.shape.size(); ++i)
+        n *= i < t.dims.size() && t.dims[i] >= 0 ? space[t.dims[i]] : t.shape[i];
+      return n;
+    };
+    for (const Transfer &t : loads) {
+      Bytes bytes = toBytes(Elements(validElements(t) * activeTiles * loopTrips), t.esize);
       charge(globalNodes.front(), *memNode, bytes);
-      charge(*memNode, *computeNode, toBytes(Elements(elementsPerGridTile * gridTiles), esize));
+      charge(*memNode, *computeNode, toBytes(Elements(elementsPerGridTile * activeTiles), esize));
     }
     for (const Transfer &t : stores) {
-      int64_t n = 1;
-      for (int64_t s : t.shape)
-        n *= s;
       charge(*computeNode, *memNode,
-             toBytes(Elements(elementsPerGridTile * gridTiles), esize));
+             toBytes(Elements(elementsPerGridTile * activeTiles), esize));
       charge(*memNode, globalNodes.front(),
-             toBytes(Elements(n * gridTiles * loopTrips), t.esize));
+             toBytes(Elements(validElements(t) * activeTiles * loopTrips), t.esize));
     }
     // The grid fixes how many cores work: the kernel's physical limit is that
     // of those cores (a one-tile kernel is bound by one core's path, not by
@@ -518,7 +544,7 @@ LogicalResult GroupLowering::collect() {
         StringRef kind = vop.getKind();
         StringRef opClass = kind == "const" ? "copy" : kind;
         out.workload.addCompute(*computeNode, opClass, mlirElemType,
-                                elementsPerGridTile * gridTiles);
+                                elementsPerGridTile * activeTiles);
       }
   }
   return success();
@@ -665,7 +691,9 @@ LogicalResult GroupLowering::emitTwoLevel() {
     loadSymbols.push_back(symbolOf(t, false));
   for (const Transfer &t : stores)
     storeSymbols.push_back(symbolOf(t, true));
-  int64_t nCores = coreIds.size();
+  // Tables and semaphores are indexed by core number (coreIds ascend; a
+  // lowering of a class of cores may skip some).
+  int64_t nCores = coreIds.empty() ? 0 : coreIds.back() + 1;
   if (2 * nCores > (int64_t)dc::kNumSemaphores)
     return outer->emitError("too many cores for the outer DMA's semaphores");
   const std::vector<Tile> &list = tiles.front();
@@ -869,6 +897,67 @@ LogicalResult GroupLowering::emitTwoLevel() {
     return dmaProblem->first->emitError(dmaProblem->second)
            << ": unaligned transfers are not lowered";
   return success();
+}
+
+FailureOr<SmallVector<GroupLowering::CoreClass>> GroupLowering::coreClasses() {
+  auto grid = kernel.getGrid();
+  SmallVector<CoreClass> classes;
+  for (int64_t c : coreIds) {
+    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
+                                   c / (grid[0] * grid[1]), 0};
+    // The valid extent of every loop iteration must be the same: the
+    // iterations share one unrolled program.
+    std::optional<SmallVector<int64_t>> valid;
+    for (int64_t iteration = 0; iteration < std::max<int64_t>(loopTrips, 1); ++iteration) {
+      coords[3] = loopLower[c] + iteration * loopStep;
+      SmallVector<int64_t> extent(space.begin(), space.end());
+      // Whether every masked point of this grid tile lies past the last
+      // element of its tensor in memory (then moving the whole tile only
+      // touches the symbol's padding, which belongs to no one).
+      bool maskedPastEnd = true;
+      for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
+        SmallVector<int64_t> at(coords.begin(), coords.end());
+        at.resize(t.origin.getNumDims(), 0);
+        SmallVector<int64_t> origin = t.origin.compose(at);
+        auto shape = t.tensor.getShape();
+        auto lower = t.tensor.getLowerCorner();
+        auto strides = t.tensor.getStrides();
+        size_t rank = std::min({t.dims.size(), origin.size(), shape.size(), lower.size(),
+                                strides.size()});
+        int64_t base = t.tensor.getOffset(), last = t.tensor.getOffset();
+        for (size_t i = 0; i < rank; ++i) {
+          base += (origin[i] - lower[i]) * strides[i];
+          last += (shape[i] - 1) * strides[i];
+        }
+        for (size_t i = 0; i < rank; ++i) {
+          int64_t d = t.dims[i];
+          if (d < 0)
+            continue;
+          int64_t valid = std::clamp<int64_t>(shape[i] - (origin[i] - lower[i]), 0, space[d]);
+          if (valid < space[d] && base + valid * strides[i] <= last)
+            maskedPastEnd = false;
+          extent[d] = std::min(extent[d], valid);
+        }
+      }
+      // Valid rows that are not whole vectors cannot be lowered; when the
+      // masked rest lies past the tensors' ends the whole tile is moved.
+      if (extent != space && maskedPastEnd && extent.back() > 0 &&
+          extent.back() % vectorWidth != 0)
+        extent.assign(space.begin(), space.end());
+      if (valid && *valid != extent)
+        return group.emitError("grid tile ")
+               << c << " is partly masked in some loop iterations only: not lowered";
+      valid = extent;
+    }
+    if (llvm::any_of(*valid, [](int64_t e) { return e <= 0; }))
+      continue; // fully masked: nothing to move or compute
+    auto it = llvm::find_if(classes, [&](const CoreClass &k) { return k.space == *valid; });
+    if (it == classes.end())
+      classes.push_back({{c}, *valid});
+    else
+      it->cores.push_back(c);
+  }
+  return classes;
 }
 
 FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) {
@@ -1373,10 +1462,29 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     // wrote would need a fence between the groups, which is not emitted.
     if (failed(checkNoReadAfterWrite(group, storedByEarlierGroups)))
       return failure();
-    groupStarts.push_back(out.bundle.programs.size());
+    arch::Workload before = out.workload;
     GroupLowering lowering(model, options, kernel, group, out);
-    if (failed(lowering.collect()) || failed(lowering.emit(index++)))
+    if (failed(lowering.collect()))
       return failure();
+    FailureOr<SmallVector<GroupLowering::CoreClass>> classes = lowering.coreClasses();
+    if (failed(classes))
+      return failure();
+    if (classes->size() == 1 && classes->front().cores.size() == lowering.coreIds.size()) {
+      groupStarts.push_back(out.bundle.programs.size());
+      if (failed(lowering.emit(index++)))
+        return failure();
+      continue;
+    }
+    // Partly or fully masked grid tiles: one lowering per class of cores,
+    // run one after the other where they share a unit instance.
+    out.workload = before;
+    for (const GroupLowering::CoreClass &cls : *classes) {
+      groupStarts.push_back(out.bundle.programs.size());
+      GroupLowering part(model, options, kernel, group, out);
+      part.restrictTo(cls);
+      if (failed(part.collect()) || failed(part.emit(index++)))
+        return failure();
+    }
   }
   mergeGroupPrograms(out.bundle, groupStarts, model);
   if (llvm::Error err = dc::verifyBundle(out.bundle, "lowered kernel")) {
