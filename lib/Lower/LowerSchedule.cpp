@@ -1360,7 +1360,20 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       openLoops(ld, tile);
       for (const Transfer &t : loads) {
         bool broadcast;
-        ld.push(nearest(computeUnit), vectorAddress(t, j, k, broadcast), vectorBytes);
+        dc::Address address = vectorAddress(t, j, k, broadcast);
+        // A column operand steps one element per row: each push must still
+        // start where the load unit's access rule allows.
+        auto ldNode = model.lookupNode(ldUnit), memNode = model.lookupNode(t.memory);
+        if (ldNode && memNode)
+          if (const arch::AccessRule *rule = model.node(*ldNode).accessTo(*memNode))
+            for (const dc::LoopTerm &term : address.terms)
+              if (!rule->allowsAddress(term.stride))
+                return t.tensor.emitError("a load unit push stepping ")
+                       << term.stride.count() << " bytes per row is not aligned to "
+                       << rule->alignment.count()
+                       << " bytes (a column broadcast of one element per row): "
+                       << "unaligned vector accesses are not lowered";
+        ld.push(nearest(computeUnit), address, vectorBytes);
       }
       closeLoops(ld);
       ld.signal(nearest(dmaUnit), 2 * j);
