@@ -119,10 +119,15 @@ public:
   /// Fully masked grid tiles appear in no class: they have nothing to do.
   struct CoreClass {
     SmallVector<int64_t> cores, space;
+    /// Grid tile `firstTile + k` runs on core k: a grid with more tiles
+    /// than cores runs in rounds of one tile per core.
+    int64_t firstTile = 0;
   };
   FailureOr<SmallVector<CoreClass>> coreClasses();
   /// Lowers only `cls.cores`, over `cls.space` (call before collect()).
   void restrictTo(const CoreClass &cls) { restriction = cls; }
+  /// The core that runs grid tile `tile`.
+  int64_t coreOf(int64_t tile) const { return tile - (restriction ? restriction->firstTile : 0); }
 
   // Unit names, as the schedule binds them.
   std::string dmaUnit, ldUnit, computeUnit, stUnit;
@@ -419,9 +424,10 @@ LogicalResult GroupLowering::collect() {
   }
   auto grid = kernel.getGrid();
   int64_t gridTiles = grid[0] * grid[1] * grid[2];
-  if (gridTiles > cores)
-    return kernel.emitError("grid of ") << gridTiles << " tiles does not fit " << cores
-                                        << " cores";
+  if (restriction && llvm::any_of(restriction->cores, [&](int64_t c) {
+        return coreOf(c) < 0 || coreOf(c) >= cores;
+      }))
+    return kernel.emitError("a round of grid tiles does not fit the ") << cores << " cores";
   // The group's loop: every grid tile must run the same number of
   // iterations, so one program (unrolled over them) serves every core.
   if (auto loop = group->getAttrOfType<DictionaryAttr>("loop")) {
@@ -452,7 +458,7 @@ LogicalResult GroupLowering::collect() {
     if (!restriction || llvm::is_contained(restriction->cores, c))
       coreIds.push_back(c);
     for (int64_t i = 0; i < model.instanceCount(subGroup); ++i)
-      if (model.ancestorInstance(subGroup, i, coreGroup) == c) {
+      if (model.ancestorInstance(subGroup, i, coreGroup) == coreOf(c)) {
         ldInstances[c].push_back(i);
         stInstances[c].push_back(i);
       }
@@ -694,7 +700,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
   // Tables and semaphores are indexed by core number (coreIds ascend; a
   // lowering of a class of cores may skip some).
   int64_t nCores = coreIds.empty() ? 0 : coreIds.back() + 1;
-  if (2 * nCores > (int64_t)dc::kNumSemaphores)
+  if (!coreIds.empty() && 2 * (coreOf(coreIds.back()) + 1) > (int64_t)dc::kNumSemaphores)
     return outer->emitError("too many cores for the outer DMA's semaphores");
   const std::vector<Tile> &list = tiles.front();
   int64_t n = list.size();
@@ -716,7 +722,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
   auto innerSlot = [&](const Transfer &t, int64_t k) { return slotAddress(t, 0, k); };
   auto tileDmaOf = [&](int64_t c) {
     return dc::ProgramBuilder::node(tileDmaUnit,
-                                    {dc::InstanceSelector::Kind::Absolute, c});
+                                    {dc::InstanceSelector::Kind::Absolute, coreOf(c)});
   };
   auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
   // A whole-slot copy between the levels, cut to the DMA's largest access.
@@ -756,7 +762,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
       if (s >= n)
         break;
       if (s >= outerIn)
-        dma.wait(2 * c, 1);
+        dma.wait(2 * coreOf(c), 1);
       for (auto [i, t] : llvm::enumerate(loads))
         copyTile(dma, t, loadSymbols[i], std::nullopt, Bytes(loadOffsets[c][i]), list[s],
                  outerSlot(t, c, s), true);
@@ -766,7 +772,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
     if (m < 0 || m >= n)
       continue;
     for (int64_t c : coreIds) {
-      dma.wait(2 * c + 1, 1);
+      dma.wait(2 * coreOf(c) + 1, 1);
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], std::nullopt, Bytes(storeOffsets[c][i]), list[m],
                  outerSlot(t, c, m), false);
@@ -775,13 +781,13 @@ LogicalResult GroupLowering::emitTwoLevel() {
   }
   for (int64_t c : coreIds)
     if (int64_t owed = std::min(n, outerIn))
-      dma.wait(2 * c, owed);
+      dma.wait(2 * coreOf(c), owed);
 
   // --- Tile DMA and compute unit: one program each per core. -------------
   Block &body = computeStage->getRegion(0).front();
   Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
   for (int64_t c : coreIds) {
-    dc::ProgramBuilder tdma(bundle, tileDmaUnit, std::vector<int64_t>{c});
+    dc::ProgramBuilder tdma(bundle, tileDmaUnit, std::vector<int64_t>{coreOf(c)});
     for (int64_t s = 0; s < n + lag; ++s) {
       if (s < n) {
         tdma.wait(0, 1);
@@ -790,7 +796,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
         for (auto [i, t] : llvm::enumerate(loads))
           copySlot(tdma, innerSlot(innerLoads[i], s), outerSlot(t, c, s),
                    std::min(t.bytes, innerLoads[i].bytes));
-        tdma.signal(nearest(dmaUnit), 2 * c);
+        tdma.signal(nearest(dmaUnit), 2 * coreOf(c));
         tdma.signal(nearest(computeUnit), 0);
       }
       int64_t m = s - lag;
@@ -803,7 +809,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
         copySlot(tdma, outerSlot(t, c, m), innerSlot(innerStores[i], m),
                  std::min(t.bytes, innerStores[i].bytes));
       tdma.signal(nearest(computeUnit), 1);
-      tdma.signal(nearest(dmaUnit), 2 * c + 1);
+      tdma.signal(nearest(dmaUnit), 2 * coreOf(c) + 1);
     }
     if (int64_t owed = std::min(n, innerIn))
       tdma.wait(4, owed);
@@ -1224,7 +1230,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   uint32_t columns = nTransfers + 2 * nsub;
   std::vector<int64_t> dmaInstances;
   for (int64_t c : coreIds)
-    dmaInstances.push_back(c);
+    dmaInstances.push_back(coreOf(c));
   dc::ProgramBuilder dma(bundle, dmaUnit, dmaInstances, columns);
   for (int64_t c : coreIds) {
     std::vector<int64_t> row;
@@ -1482,22 +1488,33 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     FailureOr<SmallVector<GroupLowering::CoreClass>> classes = lowering.coreClasses();
     if (failed(classes))
       return failure();
-    if (classes->size() == 1 && classes->front().cores.size() == lowering.coreIds.size()) {
+    int64_t gridTiles = lowering.coreIds.size(), cores = std::max<int64_t>(lowering.cores, 1);
+    if (gridTiles <= cores && classes->size() == 1 &&
+        (int64_t)classes->front().cores.size() == gridTiles) {
       groupStarts.push_back(out.bundle.programs.size());
       if (failed(lowering.emit(index++)))
         return failure();
       continue;
     }
-    // Partly or fully masked grid tiles: one lowering per class of cores,
-    // run one after the other where they share a unit instance.
+    // More grid tiles than cores run in rounds (tile t on core t mod
+    // cores); partly or fully masked grid tiles form classes of their own.
+    // One lowering per round and class; their programs run one after the
+    // other where they share a unit instance.
     out.workload = before;
-    for (const GroupLowering::CoreClass &cls : *classes) {
-      groupStarts.push_back(out.bundle.programs.size());
-      GroupLowering part(model, options, kernel, group, out);
-      part.restrictTo(cls);
-      if (failed(part.collect()) || failed(part.emit(index++)))
-        return failure();
-    }
+    for (int64_t first = 0; first < gridTiles; first += cores)
+      for (const GroupLowering::CoreClass &cls : *classes) {
+        GroupLowering::CoreClass part{{}, cls.space, first};
+        for (int64_t c : cls.cores)
+          if (c >= first && c < first + cores)
+            part.cores.push_back(c);
+        if (part.cores.empty())
+          continue;
+        groupStarts.push_back(out.bundle.programs.size());
+        GroupLowering lowerPart(model, options, kernel, group, out);
+        lowerPart.restrictTo(part);
+        if (failed(lowerPart.collect()) || failed(lowerPart.emit(index++)))
+          return failure();
+      }
   }
   mergeGroupPrograms(out.bundle, groupStarts, model);
   if (llvm::Error err = dc::verifyBundle(out.bundle, "lowered kernel")) {

@@ -175,15 +175,8 @@ struct BuildInitialPipelinePass : ktflow::ktsched::impl::BuildInitialPipelineBas
       std::optional<Placement> placement = findPlacement(*model, kernel.getLoc());
       if (!placement)
         return signalPassFailure();
-      int64_t tiles = 1;
-      for (int64_t g : kernel.getGrid())
-        tiles *= g;
-      if (tiles > placement->cores) {
-        kernel.emitError("grid of ")
-            << tiles << " tiles does not fit the " << placement->cores << " cores (@"
-            << model->group(placement->core).name << " instances) of @" << model->name();
-        return signalPassFailure();
-      }
+      // Grid tile t runs on core t mod cores ("linear"): a grid with more
+      // tiles than cores runs in rounds, one tile per core at a time.
       Builder b(kernel.getContext());
       if (!arch.empty())
         kernel->setAttr("arch", b.getStringAttr(arch));
