@@ -63,6 +63,11 @@ static cl::opt<bool> fuzzInjectFault(
     cl::desc("Testing only: flip one bit of every program's first simulated output, so every "
              "run is a mismatch to report and reduce"),
     cl::sub(fuzzCmd));
+static cl::opt<int64_t>
+    fuzzMaxTiles("max-tiles",
+                 cl::desc("Largest grid of a random kernel (grids larger than a "
+                          "description's cores run in rounds)"),
+                 cl::init(gen::RandomKernelOptions().maxTiles), cl::sub(fuzzCmd));
 static cl::opt<bool> fuzzNoReduce("no-reduce", cl::desc("Do not reduce failing kernels"),
                                   cl::sub(fuzzCmd));
 
@@ -193,7 +198,8 @@ static std::string regressionTest(const gen::KernelSpec &spec, const ArchTarget 
                                   uint64_t seed, const Outcome &outcome) {
   std::string test;
   llvm::raw_string_ostream os(test);
-  os << "// Regression found by `ktflow fuzz --seed " << seed << " --count 1 --arch "
+  os << "// Regression found by `ktflow fuzz --max-tiles " << fuzzMaxTiles << " --seed " << seed
+     << " --count 1 --arch "
      << target.name << "`, reduced.\n"
      << "// It failed with: " << outcome.detail << "\n"
      << "// RUN: ktflow run %s --arch " << target.name << " --seed " << seed
@@ -234,7 +240,9 @@ static int runFuzz() {
   unsigned failures = 0;
   for (uint64_t i = 0; i < fuzzCount; ++i) {
     uint64_t seed = fuzzSeed + i;
-    gen::KernelSpec spec = gen::randomKernel(seed, gen::RandomKernelOptions());
+    gen::RandomKernelOptions generatorOptions;
+    generatorOptions.maxTiles = fuzzMaxTiles;
+    gen::KernelSpec spec = gen::randomKernel(seed, generatorOptions);
     std::string text = gen::printKernel(spec);
     std::string bufferName = "fuzz-seed" + std::to_string(seed) + ".mlir";
     for (ArchTarget &target : targets) {
