@@ -112,8 +112,8 @@ public:
   LogicalResult collect();
   LogicalResult emit(unsigned groupIndex);
 
-  /// Cores whose grid tile has the same valid extent of the iteration
-  /// space, with that extent. The edge tiles of a split that does not divide
+  /// Cores whose grid tile has the same valid extent of the iteration space
+  /// and the same loop trip count, with that extent. The edge tiles of a split that does not divide
   /// evenly are partly masked (KTIR masks the points outside a view); they
   /// get their own programs, which move and compute only the valid points.
   /// Fully masked grid tiles appear in no class: they have nothing to do.
@@ -176,7 +176,7 @@ private:
   SmallVector<int64_t> space, tileShape, shares, loopOrder;
   int64_t splitDim = 0, vectorWidth = 0;
   /// The group's scf.for: first induction value per grid tile, step, trips.
-  SmallVector<int64_t> loopLower;
+  SmallVector<int64_t> loopLower, loopTripsOf;
   int64_t loopStep = 1, loopTrips = 1;
   SmallVector<Transfer> loads, stores;
   SmallVector<ComputeInput> computeInputs;
@@ -443,14 +443,22 @@ LogicalResult GroupLowering::collect() {
       coords.resize(ubMap.getValue().getNumDims(), 0);
       int64_t ub = ubMap.getValue().compose(coords)[0];
       int64_t trips = ub > lb ? (ub - lb + loopStep - 1) / loopStep : 0;
-      if (c > 0 && trips != loopTrips)
-        return group.emitError("grid tiles run different numbers of loop iterations (")
-               << loopTrips << " and " << trips << "): not lowered";
-      loopTrips = trips;
+      loopTripsOf.push_back(trips);
       loopLower.push_back(lb);
     }
+    // One program is unrolled over the iterations: the tiles lowered
+    // together run the same number (coreClasses() separates the others).
+    loopTrips = restriction && !restriction->cores.empty()
+                    ? loopTripsOf[restriction->cores.front()]
+                    : loopTripsOf.front();
+    if (restriction)
+      for (int64_t c : restriction->cores)
+        if (loopTripsOf[c] != loopTrips)
+          return group.emitError("grid tiles run different numbers of loop iterations (")
+                 << loopTrips << " and " << loopTripsOf[c] << "): not lowered";
   } else {
     loopLower.assign(gridTiles, 0);
+    loopTripsOf.assign(gridTiles, 1);
   }
   ldInstances.assign(gridTiles, {});
   stInstances.assign(gridTiles, {});
@@ -914,7 +922,9 @@ FailureOr<SmallVector<GroupLowering::CoreClass>> GroupLowering::coreClasses() {
     // The valid extent of every loop iteration must be the same: the
     // iterations share one unrolled program.
     std::optional<SmallVector<int64_t>> valid;
-    for (int64_t iteration = 0; iteration < std::max<int64_t>(loopTrips, 1); ++iteration) {
+    if (loopTripsOf[c] == 0)
+      continue; // no iterations: nothing to move or compute
+    for (int64_t iteration = 0; iteration < loopTripsOf[c]; ++iteration) {
       coords[3] = loopLower[c] + iteration * loopStep;
       SmallVector<int64_t> extent(space.begin(), space.end());
       // Whether every masked point of this grid tile lies past the last
@@ -957,7 +967,9 @@ FailureOr<SmallVector<GroupLowering::CoreClass>> GroupLowering::coreClasses() {
     }
     if (llvm::any_of(*valid, [](int64_t e) { return e <= 0; }))
       continue; // fully masked: nothing to move or compute
-    auto it = llvm::find_if(classes, [&](const CoreClass &k) { return k.space == *valid; });
+    auto it = llvm::find_if(classes, [&](const CoreClass &k) {
+      return k.space == *valid && loopTripsOf[k.cores.front()] == loopTripsOf[c];
+    });
     if (it == classes.end())
       classes.push_back({{c}, *valid});
     else
