@@ -75,6 +75,14 @@ int64_t i64Of(Attribute attr, int64_t fallback = 0) {
   return fallback;
 }
 
+/// The vector register type of an MLIR element type, if it has one.
+std::optional<dc::ElemType> registerType(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return dc::parseElemType(name);
+}
+
 /// One transfer of a load or store stage, resolved against its tensor.
 struct Transfer {
   mutable ks::TensorOp tensor;
@@ -379,29 +387,44 @@ LogicalResult GroupLowering::collect() {
   }
   }
 
-  // Element type of the registers.
+  // Element types. The group computes in its element type; its buffers may
+  // hold another (the body converts with `cast` vops). Every message and
+  // memory access moves buffer elements, so `elemType` is the buffer type
+  // and a vector step is as many buffer elements as fill the bytes of one
+  // compute vector (f16 buffers of an f32 group on sample: 16 f32 lanes =
+  // 64 bytes = 32 f16 elements per step; the f32 registers hold 32
+  // elements and take two issues per op).
   mlirElemType = group.getElementType();
-  std::string typeName;
-  llvm::raw_string_ostream typeOs(typeName);
-  mlirElemType.print(typeOs);
-  auto type = dc::parseElemType(typeName);
-  if (!type)
+  auto groupType = registerType(mlirElemType);
+  if (!groupType)
     return group.emitError("element type ") << mlirElemType << " has no vector registers";
+  Type bufferType = mlirElemType;
+  if (!loads.empty() || !stores.empty())
+    bufferType = (loads.empty() ? stores : loads).front().tensor.getElementType();
+  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+    if (t.tensor.getElementType() != bufferType)
+      return t.tensor.emitError("a ")
+             << t.tensor.getElementType() << " buffer next to a " << bufferType
+             << " buffer in one compute group: element type conversions between buffer "
+                "types are not lowered";
+  auto type = registerType(bufferType);
+  if (!type)
+    return group.emitError("element type ") << bufferType << " has no vector registers";
   elemType = *type;
   esize = dc::elemTypeSize(elemType);
-  // The unit programs move and compute one element type; a buffer of
-  // another type would need conversions on the way in or out.
-  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
-    if (t.tensor.getElementType() != mlirElemType)
-      return t.tensor.emitError("a ")
-             << t.tensor.getElementType() << " buffer in a " << mlirElemType
-             << " compute group: element type conversions are not lowered";
+  if (elemType != *groupType) {
+    int64_t bytes = vectorWidth * dc::elemTypeSize(*groupType).bytes.count();
+    if (bytes % esize.bytes.count() != 0)
+      return group.emitError("a vector of ")
+             << vectorWidth << " " << mlirElemType << " is not a whole number of "
+             << bufferType << " elements: element type conversions are not lowered";
+    vectorWidth = bytes / esize.bytes.count();
+  }
   for (Operation &op : computeStage->getRegion(0).front())
     for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
-      if (mlir::getElementTypeOrSelf(type) != mlirElemType)
-        return op.emitError("a ")
-               << mlir::getElementTypeOrSelf(type) << " value in a " << mlirElemType
-               << " compute group: element type conversions are not lowered";
+      if (!registerType(mlir::getElementTypeOrSelf(type)))
+        return op.emitError("a ") << mlir::getElementTypeOrSelf(type)
+                                  << " value has no vector registers";
 
   // Units and instances. Cores are the instances of the DMA's group; the
   // sub-core instances those of the load unit's group inside one core.
@@ -833,7 +856,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
                << dc::kNumVectorRegisters << " vector registers";
       reg[arg] = nextReg++;
       if (computeInputs[i].splat)
-        vec.vconst(reg[arg], elemType, Elements(vectorWidth), *computeInputs[i].splat);
+        vec.vconst(reg[arg], registerType(arg.getType()).value_or(elemType),
+                   Elements(vectorWidth), *computeInputs[i].splat);
     }
     std::optional<std::string> vectorProblem;
     // The address of the current vector of transfer t in inner slot k.
@@ -1181,7 +1205,8 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
         x = n.getInt();
       else
         return vop.emitError("constant without a numeric value");
-      vec.vconst(*r, elemType, Elements(vectorWidth), x);
+      vec.vconst(*r, registerType(vop.getResult().getType()).value_or(elemType),
+                 Elements(vectorWidth), x);
       continue;
     }
     if (kind == "reduce")
@@ -1368,7 +1393,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         return failure();
       reg[arg] = *r;
       if (computeInputs[i].splat)
-        vec.vconst(*r, elemType, Elements(vectorWidth), *computeInputs[i].splat);
+        vec.vconst(*r, registerType(arg.getType()).value_or(elemType), Elements(vectorWidth),
+                   *computeInputs[i].splat);
     }
 
     for (int64_t k = 0; k < (int64_t)tiles[j].size(); ++k) {
