@@ -37,6 +37,8 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Lower/LowerSchedule.h"
 
+#include "ReductionNest.h"
+
 #include "ktflow/Schedule/KTSched.h"
 #include "ktflow/Schedule/SupportedOps.h"
 #include "ktflow/Sim/StaticChecks.h"
@@ -122,9 +124,18 @@ private:
   LogicalResult emitTwoLevel();
   /// Emits the compute body for one vector step (inputs already in their
   /// registers); `sink(i, reg)` takes result i.
+  /// `fixed` names result registers chosen by the caller (a reduction's
+  /// accumulator); reductions themselves are ReductionNest's.
   LogicalResult emitBody(dc::ProgramBuilder &vec, llvm::DenseMap<Value, uint8_t> &reg,
                          unsigned &nextReg,
-                         llvm::function_ref<void(unsigned, uint8_t)> sink);
+                         llvm::function_ref<void(unsigned, uint8_t)> sink,
+                         const llvm::DenseMap<Value, uint8_t> *fixed = nullptr);
+  /// The address of the vector at `pos` in transfer t's slot `slot`;
+  /// `broadcast` says the transfer lacks the vector dimension.
+  dc::Address positionAddress(const Transfer &t, dc::Address slot, const SpacePosition &pos,
+                              bool &broadcast) const;
+  /// Checks a reducing group's result buffers and DMA runs (collect()).
+  LogicalResult checkReductionStores();
   /// The bundle symbol of a transfer's kernel argument (created on first use).
   uint32_t symbolOf(const Transfer &t, bool isOutput);
   /// One DMA copy of a tile between global memory (the transfer's symbol at
@@ -154,6 +165,9 @@ private:
   Operation *outer = nullptr, *computeStage = nullptr;
   SmallVector<int64_t> space, tileShape, shares, loopOrder;
   int64_t splitDim = 0, vectorWidth = 0;
+  /// A reducing group: its one reduced dimension and loop nests.
+  int64_t reduceDim = -1;
+  std::optional<ReductionNest> reduction;
   /// The group's scf.for: first induction value per grid tile, step, trips.
   SmallVector<int64_t> loopLower;
   int64_t loopStep = 1, loopTrips = 1;
@@ -227,8 +241,12 @@ LogicalResult GroupLowering::collect() {
   if (std::distance(pipelines.begin(), pipelines.end()) != 1)
     return group.emitError("group must hold exactly one pipeline");
   outer = *pipelines.begin();
-  if (!i64Array(group->getAttr("reduce_dims")).empty())
-    return group.emitError("reductions are not lowered yet");
+  SmallVector<int64_t> reduceDims = i64Array(group->getAttr("reduce_dims"));
+  if (reduceDims.size() > 1)
+    return group.emitError("a reduction over ") << reduceDims.size()
+                                               << " dimensions is not lowered";
+  if (!reduceDims.empty())
+    reduceDim = reduceDims.front();
   space = i64Array(group->getAttr("space"));
   tileShape = i64Array(decisionValue(outer, "tile"));
   loopOrder = i64Array(decisionValue(outer, "loop_order"));
@@ -373,6 +391,17 @@ LogicalResult GroupLowering::collect() {
                << mlir::getElementTypeOrSelf(type) << " value in a " << mlirElemType
                << " compute group: element type conversions are not lowered";
 
+  if (reduceDim >= 0) {
+    auto nest = ReductionNest::analyze(computeStage, space, reduceDim, vectorWidth, elemType);
+    if (failed(nest))
+      return failure();
+    reduction = std::move(*nest);
+    SmallVector<bool> splat;
+    for (const ComputeInput &in : computeInputs)
+      splat.push_back(in.splat.has_value());
+    reduction->setSplatArguments(splat);
+  }
+
   // Units and instances. Cores are the instances of the DMA's group; the
   // sub-core instances those of the load unit's group inside one core.
   if (twoLevel) {
@@ -473,6 +502,16 @@ LogicalResult GroupLowering::collect() {
     tiles.push_back(std::move(list));
   }
 
+  if (reduction) {
+    if (failed(checkReductionStores()))
+      return failure();
+    for (auto [i, t] : llvm::enumerate(stores)) {
+      const ReducedOutput &r = reduction->outputs()[std::min(i, reduction->outputs().size() - 1)];
+      out.reducedOutputs.push_back({t.arg, dc::combinerName(r.combiner).str(),
+                                    space[reduceDim]});
+    }
+  }
+
   // The roofline's work: bytes along the routes, compute per element.
   int64_t elementsPerGridTile = loopTrips;
   for (int64_t s : space)
@@ -496,8 +535,9 @@ LogicalResult GroupLowering::collect() {
       int64_t n = 1;
       for (int64_t s : t.shape)
         n *= s;
-      charge(*computeNode, *memNode,
-             toBytes(Elements(elementsPerGridTile * gridTiles), esize));
+      // A reduction sends only its results back.
+      int64_t sent = reduction ? n * gridTiles * loopTrips : elementsPerGridTile * gridTiles;
+      charge(*computeNode, *memNode, toBytes(Elements(sent), esize));
       charge(*memNode, globalNodes.front(),
              toBytes(Elements(n * gridTiles * loopTrips), t.esize));
     }
@@ -513,11 +553,106 @@ LogicalResult GroupLowering::collect() {
     for (Operation &op : body)
       if (auto vop = llvm::dyn_cast<ks::VectorOp>(op)) {
         StringRef kind = vop.getKind();
+        if (reduction && ReductionNest::isReductionOnly(vop)) {
+          // A fold is one combine per element, plus (folding the last
+          // dimension) one cross-lane reduce per result.
+          if (kind != "reduce")
+            continue;
+          auto combiner = vop->getAttrOfType<StringAttr>("combiner");
+          out.workload.addCompute(*computeNode, combiner ? combiner.getValue() : "add",
+                                  mlirElemType, elementsPerGridTile * gridTiles);
+          if (reduction->isRowReduction())
+            out.workload.addCompute(*computeNode, "reduce", mlirElemType,
+                                    elementsPerGridTile * gridTiles / space[reduceDim] *
+                                        vectorWidth);
+          continue;
+        }
         StringRef opClass = kind == "const" ? "copy" : kind;
         out.workload.addCompute(*computeNode, opClass, mlirElemType,
                                 elementsPerGridTile * gridTiles);
       }
   }
+  return success();
+}
+
+dc::Address GroupLowering::positionAddress(const Transfer &t, dc::Address slot,
+                                           const SpacePosition &pos, bool &broadcast) const {
+  SmallVector<int64_t> pitch = bufferPitch(t);
+  broadcast = true;
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    int64_t d = t.dims[i];
+    if (d < 0)
+      continue;
+    if (d == (int64_t)space.size() - 1)
+      broadcast = false;
+    slot.offset = slot.offset + Bytes(pitch[i] * pos.constant[d]);
+    for (auto [depth, multiplier] : pos.terms[d])
+      slot.terms.push_back({depth, Bytes(pitch[i] * multiplier), 0});
+  }
+  return slot;
+}
+
+/// A reduction's results leave the compute unit as whole vectors (a row
+/// reduction's last vector of a tile padded), so each result buffer must
+/// hold them; and each tile's results are one DMA run into global memory,
+/// which must be a legal access there. Cores never share a DMA access (no
+/// read-modify-write of a neighbour's results), so a run below the DMA's
+/// minimum is not lowered.
+LogicalResult GroupLowering::checkReductionStores() {
+  int64_t resultDim = reduction->resultDim();
+  auto resultOp = [&](size_t i) -> Operation * {
+    auto outs = reduction->outputs();
+    return i < outs.size() ? outs[i].op : group.getOperation();
+  };
+  auto checkBuffer = [&](const Transfer &t, size_t i) -> LogicalResult {
+    if (resultDim >= 0 && (t.dims.empty() || t.dims.back() != resultDim))
+      return resultOp(i)->emitError("a reduction result stored across its vector dimension: "
+                                    "not lowered");
+    int64_t rows = 1;
+    for (size_t k = 0; k + 1 < t.dims.size(); ++k)
+      rows *= t.dims[k] >= 0 ? tileShape[t.dims[k]] : t.shape[k];
+    int64_t valid = resultDim >= 0 ? tileShape[resultDim] : 1;
+    int64_t padded = reduction->resultElements(tileShape);
+    if (rows > 1 && padded != valid)
+      return resultOp(i)->emitError("reduction results in rows of ")
+             << valid << " elements, not whole " << vectorWidth
+             << "-element vectors: padded result rows are not lowered";
+    Bytes need = toBytes(Elements(padded * rows), t.esize);
+    if (t.bytes < need)
+      return resultOp(i)->emitError("result buffer of ")
+             << t.bytes.count() << " bytes cannot take the " << need.count()
+             << " bytes of whole result vectors: not lowered";
+    return success();
+  };
+  // The buffer the compute side writes (with two levels, the outer one
+  // receives only the valid bytes).
+  for (auto [i, t] : llvm::enumerate(stores))
+    if (failed(checkBuffer(twoLevel ? innerStores[i] : t, i)))
+      return failure();
+
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!dmaNode || globalMemories.empty())
+    return success();
+  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
+  if (!rule)
+    return success();
+  std::string memoryName = model.node(globalMemories.front()).name;
+  for (auto [i, t] : llvm::enumerate(stores))
+    for (const std::vector<Tile> &list : tiles)
+      for (const Tile &tile : list) {
+        int64_t elements = resultDim >= 0 ? tile.extent[resultDim] : 1;
+        Bytes run = toBytes(Elements(elements), t.esize);
+        if (run < rule->minSize)
+          return resultOp(i)->emitError("per-tile reduction result of ")
+                 << run.count() << " bytes is below the DMA minimum of "
+                 << rule->minSize.count() << " bytes of @" << memoryName << ": not lowered";
+        if (rule->sizeMultiple.count() > 0 && run.count() % rule->sizeMultiple.count() != 0)
+          return resultOp(i)->emitError("per-tile reduction result of ")
+                 << run.count() << " bytes is not a multiple of the DMA's "
+                 << rule->sizeMultiple.count() << "-byte access size of @" << memoryName
+                 << ": not lowered";
+      }
   return success();
 }
 
@@ -790,7 +925,25 @@ LogicalResult GroupLowering::emitTwoLevel() {
       if (computeInputs[i].splat)
         vec.vconst(reg[arg], elemType, Elements(vectorWidth), *computeInputs[i].splat);
     }
+    if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
+      return failure();
     std::optional<std::string> vectorProblem;
+    // The compute unit reads its memory directly: every vector must start
+    // where its access rule allows (a column broadcast steps one element
+    // per row, which is rarely aligned).
+    auto checkAligned = [&](const Transfer &t, const dc::Address &address) {
+      auto unit = model.lookupNode(computeUnit);
+      auto memory = model.lookupNode(t.memory);
+      if (!vectorProblem && unit && memory)
+        if (const arch::AccessRule *rule = model.node(*unit).accessTo(*memory)) {
+          bool aligned = rule->allowsAddress(address.offset);
+          for (const dc::LoopTerm &term : address.terms)
+            aligned &= rule->allowsAddress(term.stride);
+          if (!aligned)
+            vectorProblem = "a vector of " + t.memory + " that is not aligned to " +
+                            std::to_string(rule->alignment.count()) + " bytes";
+        }
+    };
     // The address of the current vector of transfer t in inner slot k.
     auto vectorAddress = [&](const Transfer &t, int64_t k, bool &broadcast) {
       dc::Address address = innerSlot(t, k);
@@ -807,20 +960,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
         }
         address.terms.push_back({uint32_t(d), Bytes(stride), 0});
       }
-      // The compute unit reads its memory directly: every vector must start
-      // where its access rule allows (a column broadcast steps one element
-      // per row, which is rarely aligned).
-      auto unit = model.lookupNode(computeUnit);
-      auto memory = model.lookupNode(t.memory);
-      if (!vectorProblem && unit && memory)
-        if (const arch::AccessRule *rule = model.node(*unit).accessTo(*memory)) {
-          bool aligned = rule->allowsAddress(address.offset);
-          for (const dc::LoopTerm &term : address.terms)
-            aligned &= rule->allowsAddress(term.stride);
-          if (!aligned)
-            vectorProblem = "a vector of " + t.memory + " that is not aligned to " +
-                            std::to_string(rule->alignment.count()) + " bytes";
-        }
+      checkAligned(t, address);
       return address;
     };
     for (int64_t k = 0; k < n; ++k) {
@@ -828,6 +968,38 @@ LogicalResult GroupLowering::emitTwoLevel() {
       vec.wait(0, 1);
       if (k >= innerOut)
         vec.wait(1, 1);
+      if (reduction) {
+        auto read = [&](const SpacePosition &pos) -> LogicalResult {
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat)
+              continue;
+            const Transfer &t = innerLoads[in.loadIndex];
+            bool broadcast;
+            dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+            checkAligned(t, address);
+            vec.vload(reg[arg], elemType, Elements(vectorWidth), address);
+            if (broadcast)
+              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+          }
+          return success();
+        };
+        auto compute = [&](const llvm::DenseMap<Value, uint8_t> &fixed) {
+          return emitBody(vec, reg, nextReg, [](unsigned, uint8_t) {}, &fixed);
+        };
+        auto write = [&](unsigned i, uint8_t r, const SpacePosition &pos) {
+          const Transfer &t = innerStores[i];
+          bool broadcast;
+          dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+          checkAligned(t, address);
+          vec.vstore(address, r);
+        };
+        if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write)))
+          return failure();
+        vec.signal(nearest(tileDmaUnit), 4);
+        vec.signal(nearest(tileDmaUnit), 5);
+        continue;
+      }
       for (size_t d = 0; d + 1 < space.size(); ++d)
         vec.loop(tile.extent[d]);
       vec.loop(tile.extent.back() / vectorWidth);
@@ -1033,7 +1205,8 @@ uint32_t GroupLowering::symbolOf(const Transfer &t, bool isOutput) {
 
 LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
                                       llvm::DenseMap<Value, uint8_t> &reg, unsigned &nextReg,
-                                      llvm::function_ref<void(unsigned, uint8_t)> sink) {
+                                      llvm::function_ref<void(unsigned, uint8_t)> sink,
+                                      const llvm::DenseMap<Value, uint8_t> *fixed) {
   Block &body = computeStage->getRegion(0).front();
   auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
     if (nextReg >= dc::kNumVectorRegisters)
@@ -1044,14 +1217,22 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
   unsigned bodyRegBase = nextReg;
   for (Operation &op : body) {
     if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
-      for (auto [i, v] : llvm::enumerate(yield.getValues()))
-        sink(i, reg[v]);
+      if (!reduction)
+        for (auto [i, v] : llvm::enumerate(yield.getValues()))
+          sink(i, reg[v]);
       continue;
     }
     auto vop = llvm::dyn_cast<ks::VectorOp>(op);
     if (!vop)
       return op.emitError("unexpected op in a compute body");
-    auto r = newReg(vop.getLoc());
+    if (reduction && ReductionNest::isReductionOnly(vop))
+      continue;
+    FailureOr<uint8_t> r;
+    if (auto it = fixed ? fixed->find(vop.getResult()) : llvm::DenseMap<Value, uint8_t>::const_iterator();
+        fixed && it != fixed->end())
+      r = it->second;
+    else
+      r = newReg(vop.getLoc());
     if (failed(r))
       return failure();
     reg[vop.getResult()] = *r;
@@ -1254,20 +1435,55 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       if (computeInputs[i].splat)
         vec.vconst(*r, elemType, Elements(vectorWidth), *computeInputs[i].splat);
     }
+    if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
+      return failure();
 
     for (int64_t k = 0; k < (int64_t)tiles[j].size(); ++k) {
       const Tile &tile = tiles[j][k];
       // Load unit: wait for the tile, stream its vectors, free the slots.
       ld.wait(0, 1);
-      openLoops(ld, tile);
-      for (const Transfer &t : loads) {
-        bool broadcast;
-        ld.push(nearest(computeUnit), vectorAddress(t, j, k, broadcast), vectorBytes);
+      if (reduction) {
+        reduction->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos) {
+          for (const Transfer &t : loads) {
+            bool broadcast;
+            ld.push(nearest(computeUnit), positionAddress(t, slotAddress(t, j, k), pos, broadcast),
+                    vectorBytes);
+          }
+        });
+      } else {
+        openLoops(ld, tile);
+        for (const Transfer &t : loads) {
+          bool broadcast;
+          ld.push(nearest(computeUnit), vectorAddress(t, j, k, broadcast), vectorBytes);
+        }
+        closeLoops(ld);
       }
-      closeLoops(ld);
       ld.signal(nearest(dmaUnit), 2 * j);
 
       // Compute unit.
+      if (reduction) {
+        auto read = [&](const SpacePosition &) -> LogicalResult {
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat)
+              continue;
+            vec.recv(reg[arg], elemType, Elements(vectorWidth), nearest(ldUnit));
+            bool broadcast;
+            (void)vectorAddress(loads[in.loadIndex], j, k, broadcast);
+            if (broadcast)
+              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+          }
+          return success();
+        };
+        auto compute = [&](const llvm::DenseMap<Value, uint8_t> &fixed) {
+          return emitBody(vec, reg, nextReg, [](unsigned, uint8_t) {}, &fixed);
+        };
+        if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute,
+                                          [&](unsigned, uint8_t r, const SpacePosition &) {
+                                            vec.send(nearest(stUnit), r);
+                                          })))
+          return failure();
+      } else {
       openLoops(vec, tile);
       for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
         const ComputeInput &in = computeInputs[i];
@@ -1284,11 +1500,23 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           })))
         return failure();
       closeLoops(vec);
+      }
 
       // Store unit: wait for free output slots, take the vectors, tell the
       // DMA the tile is complete.
       if (k >= outDepth)
         st.wait(0, 1);
+      if (reduction) {
+        reduction->emitOutputOrder(st, tile.extent, [&](const SpacePosition &pos) {
+          for (const Transfer &t : stores) {
+            bool broadcast;
+            st.pop(nearest(computeUnit), positionAddress(t, slotAddress(t, j, k), pos, broadcast),
+                   vectorBytes);
+          }
+        });
+        st.signal(nearest(dmaUnit), 2 * j + 1);
+        continue;
+      }
       openLoops(st, tile);
       for (const Transfer &t : stores) {
         bool broadcast;
