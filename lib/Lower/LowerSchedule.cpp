@@ -136,6 +136,12 @@ private:
                               bool &broadcast) const;
   /// Checks a reducing group's result buffers and DMA runs (collect()).
   LogicalResult checkReductionStores();
+  /// A reduction's result run that is not a legal DMA access but ends where
+  /// the tensor ends, on every core that copies it: the run rounded up to
+  /// the DMA's size multiple, its extra bytes (padding lanes of the last
+  /// result vector) landing in the symbol's alignment padding, which
+  /// nothing reads. None when that does not apply.
+  std::optional<Bytes> widenedResultRun(const Transfer &t, const Tile &tile, Bytes run);
   /// The bundle symbol of a transfer's kernel argument (created on first use).
   uint32_t symbolOf(const Transfer &t, bool isOutput);
   /// One DMA copy of a tile between global memory (the transfer's symbol at
@@ -643,6 +649,8 @@ LogicalResult GroupLowering::checkReductionStores() {
       for (const Tile &tile : list) {
         int64_t elements = resultDim >= 0 ? tile.extent[resultDim] : 1;
         Bytes run = toBytes(Elements(elements), t.esize);
+        if (widenedResultRun(t, tile, run))
+          continue;
         if (run < rule->minSize)
           return resultOp(i)->emitError("per-tile reduction result of ")
                  << run.count() << " bytes is below the DMA minimum of "
@@ -654,6 +662,47 @@ LogicalResult GroupLowering::checkReductionStores() {
                  << ": not lowered";
       }
   return success();
+}
+
+std::optional<Bytes> GroupLowering::widenedResultRun(const Transfer &t, const Tile &tile,
+                                                    Bytes run) {
+  if (!reduction || t.dims.size() > 1)
+    return std::nullopt;
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!dmaNode || globalMemories.empty())
+    return std::nullopt;
+  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
+  if (!rule || rule->allowsSize(run))
+    return std::nullopt;
+  Bytes widened = std::max(run, rule->minSize).alignTo(rule->sizeMultiple);
+  if (!rule->allowsSize(widened))
+    return std::nullopt;
+  // The slot holds whole result vectors; the widened run must stay inside.
+  const Transfer &slot = twoLevel ? innerStores[&t - stores.begin()] : t;
+  if (widened > std::min(t.bytes, slot.bytes))
+    return std::nullopt;
+  // Nothing else of this kernel argument may live in the padding.
+  for (const Transfer &load : loads)
+    if (load.arg == t.arg)
+      return std::nullopt;
+  int64_t extent = t.tensor.getOffset() + 1;
+  auto shape = t.tensor.getShape();
+  auto strides = t.tensor.getStrides();
+  for (size_t i = 0; i < shape.size(); ++i)
+    extent += (shape[i] - 1) * strides[i];
+  Bytes end = toBytes(Elements(extent), t.esize);
+  Bytes allocated = end.alignTo(model.node(globalMemories.front()).memory.alignment);
+  Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+  for (int64_t c : coreIds) {
+    FailureOr<int64_t> offset = gridOffset(t, c);
+    if (failed(offset))
+      return std::nullopt;
+    Bytes start = Bytes(*offset) + tileStart;
+    if (start + run != end || start + widened > allocated)
+      return std::nullopt;
+  }
+  return widened;
 }
 
 LogicalResult GroupLowering::collectTwoLevelStages(Operation *dmaLoad, Operation *dmaStore,
@@ -1130,6 +1179,9 @@ void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_
             model.node(*dmaNode).accessTo(globalMemories.front()))
       if (run < rule->minSize && rule->minSize <= t.bytes)
         run = rule->minSize.alignTo(rule->sizeMultiple);
+  if (!isLoad && dims.empty())
+    if (std::optional<Bytes> widened = widenedResultRun(t, tile, run))
+      run = *widened;
   // Where each core's copy starts in the symbol: the table column holds a
   // per-core offset (one-level lowering), else `gridBytes` is the offset.
   Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);

@@ -10,7 +10,9 @@
 // innermost dimension shrinks in steps of an alignment unit — a whole
 // number of vectors whose bytes are a whole number of transfer granules —
 // so every partial row stays granule aligned. Reduced dimensions are never
-// shrunk. The result is the `tile` decision on the outer pipeline, with
+// shrunk; the dimension a reduction's results run along shrinks in whole
+// granules of global memory's transfers, so every tile's results are one
+// legal DMA run. The result is the `tile` decision on the outer pipeline, with
 // `loop_order` (outermost dimension first: row-major, contiguous rows for
 // the DMA) and the number of tiles per dimension (the last may be partial).
 //
@@ -63,6 +65,17 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   ElementSize size = elementSize(group.getElementType());
   int64_t granuleElements = std::max<int64_t>(1, granule.count() / size.bytes.count());
   int64_t step = std::lcm(lanes, granuleElements);
+  // Results of a reduction: whole global-memory granules per tile.
+  int64_t resultDim = -1, resultStep = 1;
+  if (group.getReduceDims().size() == 1 && rank > 0) {
+    int64_t reduced = group.getReduceDims().front();
+    resultDim = reduced == rank - 1 ? rank - 2 : rank - 1;
+    if (auto globals = model.memoriesBacking(KtirSpace::Global); !globals.empty())
+      resultStep = std::max<int64_t>(
+          1, memoryGranule(model, globals.front()).count() / size.bytes.count());
+    if (resultDim == rank - 1)
+      step = std::lcm(step, resultStep);
+  }
 
   auto fits = [&](ArrayRef<int64_t> candidate) -> FailureOr<bool> {
     auto uses = memoryUse(group, candidate, model);
@@ -76,7 +89,9 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   for (int64_t d = 0; d < rank && !*ok; ++d) {
     if (llvm::is_contained(group.getReduceDims(), d))
       continue;
-    int64_t unit = d == rank - 1 ? std::min(step, share[d]) : 1;
+    int64_t unit = d == rank - 1 ? std::min(step, share[d])
+                   : d == resultDim ? std::min(resultStep, share[d])
+                                    : 1;
     // Largest multiple of `unit` (or the whole extent) that fits: binary
     // search over the number of units.
     int64_t lo = 1, hi = share[d] / unit, best = 0;

@@ -199,7 +199,7 @@ static int runKernel() {
     if (output.tolerance)
       llvm::outs() << (output.firstMismatch >= 0 ? "  " : " ") << "tolerance: sum of "
                    << output.reductionLength << " terms, max error "
-                   << llvm::formatv("{0:g}", output.maxError) << " ("
+                   << llvm::format("%.3g", output.maxError) << " ("
                    << llvm::formatv("{0:f2}", output.maxBoundFraction) << " of the bound)\n";
     else if (output.firstMismatch < 0)
       llvm::outs() << "\n";
