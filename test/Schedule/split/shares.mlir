@@ -10,6 +10,7 @@
 // RUN: ktflow-opt %S/../Inputs/odd_rows_loop.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_split | FileCheck %s --check-prefix=REMAINDER
 // RUN: ktflow-opt %S/../Inputs/reduce_f32.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_split | FileCheck %s --check-prefix=REDUCED
 // RUN: ktflow-opt %s %to_groups -ktsched-initial-pipeline=arch=sample %to_split | FileCheck %s --check-prefix=VECTORS
+// RUN: ktflow-opt %S/../../Run/Inputs/row_reduce_f16.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_split | FileCheck %s --check-prefix=GRANULES
 // EVEN: split = #ktsched.decision<{dim = 0 : i64, instances = 2 : i64, shares = array<i64: 8, 8>}, "heuristic">
 // ONE: split = #ktsched.decision<{dim = 0 : i64, instances = 1 : i64, shares = array<i64: 16>}, "heuristic">
 // REMAINDER: split = #ktsched.decision<{dim = 0 : i64, instances = 2 : i64, shares = array<i64: 3, 2>}, "heuristic">
@@ -20,6 +21,9 @@
 // REDUCED: split = #ktsched.decision<{dim = 1 : i64, instances = 2 : i64, shares = array<i64: 32, 32>}, "heuristic">
 // REDUCED: ktsched.group @g1
 // REDUCED: split = #ktsched.decision<{dim = 0 : i64, instances = 2 : i64, shares = array<i64: 8, 0>}, "heuristic">
+// 80 row results of f16 are 2.5 granules of 64 bytes: shares of 2 granules
+// and the remaining half (the negative twin is the 8 f32 maxima above).
+// GRANULES: split = #ktsched.decision<{dim = 0 : i64, instances = 2 : i64, shares = array<i64: 64, 16>}, "heuristic">
 // One row of 160 f16 is 5 vectors of 32: 3 and 2 vectors.
 // VECTORS: split = #ktsched.decision<{dim = 1 : i64, instances = 2 : i64, shares = array<i64: 96, 64>}, "heuristic">
 #set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 159 >= 0)>
