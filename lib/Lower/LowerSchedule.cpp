@@ -29,6 +29,13 @@
 // between the levels, and the compute unit vloads/vstores its vectors; each
 // buffer hand-off is a full/free semaphore pair (see emitTwoLevel).
 //
+// A group with a reduced dimension keeps all of this; only the order in
+// which the load, compute and store units visit vectors and what the
+// compute unit does with them change (ReductionNest.cpp: lane-wise folds,
+// reduce + slide per row). Each tile's results must be one legal DMA run
+// (checkReductionStores); a last run ending at the tensor's end is widened
+// into the symbol's padding.
+//
 // Compute bodies map ktsched.vop kinds to vector instructions through the
 // scheduler's supported-op table (the op class the table assigns is the
 // instruction's op class), so the input check and the lowering agree.
