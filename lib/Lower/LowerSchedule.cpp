@@ -29,6 +29,13 @@
 // between the levels, and the compute unit vloads/vstores its vectors; each
 // buffer hand-off is a full/free semaphore pair (see emitTwoLevel).
 //
+// A group with a reduced dimension keeps all of this; only the order in
+// which the load, compute and store units visit vectors and what the
+// compute unit does with them change (ReductionNest.cpp: lane-wise folds,
+// reduce + slide per row). Each tile's results must be one legal DMA run
+// (checkReductionStores); a last run ending at the tensor's end is widened
+// into the symbol's padding.
+//
 // Compute bodies map ktsched.vop kinds to vector instructions through the
 // scheduler's supported-op table (the op class the table assigns is the
 // instruction's op class), so the input check and the lowering agree.
@@ -37,6 +44,7 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Lower/LowerSchedule.h"
 
+#include "ReductionNest.h"
 #include "ktflow/Lower/MergeGroupPrograms.h"
 
 #include "ktflow/Schedule/KTSched.h"
@@ -151,9 +159,24 @@ private:
   LogicalResult emitTwoLevel();
   /// Emits the compute body for one vector step (inputs already in their
   /// registers); `sink(i, reg)` takes result i.
+  /// `fixed` names result registers chosen by the caller (a reduction's
+  /// accumulator); reductions themselves are ReductionNest's.
   LogicalResult emitBody(dc::ProgramBuilder &vec, llvm::DenseMap<Value, uint8_t> &reg,
                          unsigned &nextReg,
-                         llvm::function_ref<void(unsigned, uint8_t)> sink);
+                         llvm::function_ref<void(unsigned, uint8_t)> sink,
+                         const llvm::DenseMap<Value, uint8_t> *fixed = nullptr);
+  /// The address of the vector at `pos` in transfer t's slot `slot`;
+  /// `broadcast` says the transfer lacks the vector dimension.
+  dc::Address positionAddress(const Transfer &t, dc::Address slot, const SpacePosition &pos,
+                              bool &broadcast) const;
+  /// Checks a reducing group's result buffers and DMA runs (collect()).
+  LogicalResult checkReductionStores();
+  /// A reduction's result run that is not a legal DMA access but ends where
+  /// the tensor ends, on every core that copies it: the run rounded up to
+  /// the DMA's size multiple, its extra bytes (padding lanes of the last
+  /// result vector) landing in the symbol's alignment padding, which
+  /// nothing reads. None when that does not apply.
+  std::optional<Bytes> widenedResultRun(const Transfer &t, const Tile &tile, Bytes run);
   /// The bundle symbol of a transfer's kernel argument (created on first use).
   uint32_t symbolOf(const Transfer &t, bool isOutput);
   /// One DMA copy of a tile between global memory (the transfer's symbol at
@@ -183,6 +206,9 @@ private:
   Operation *outer = nullptr, *computeStage = nullptr;
   SmallVector<int64_t> space, tileShape, shares, loopOrder;
   int64_t splitDim = 0, vectorWidth = 0;
+  /// A reducing group: its one reduced dimension and loop nests.
+  int64_t reduceDim = -1;
+  std::optional<ReductionNest> reduction;
   /// The group's scf.for: first induction value per grid tile, step, trips.
   SmallVector<int64_t> loopLower, loopTripsOf;
   int64_t loopStep = 1, loopTrips = 1;
@@ -256,8 +282,12 @@ LogicalResult GroupLowering::collect() {
   if (std::distance(pipelines.begin(), pipelines.end()) != 1)
     return group.emitError("group must hold exactly one pipeline");
   outer = *pipelines.begin();
-  if (!i64Array(group->getAttr("reduce_dims")).empty())
-    return group.emitError("reductions are not lowered yet");
+  SmallVector<int64_t> reduceDims = i64Array(group->getAttr("reduce_dims"));
+  if (reduceDims.size() > 1)
+    return group.emitError("a reduction over ") << reduceDims.size()
+                                               << " dimensions is not lowered";
+  if (!reduceDims.empty())
+    reduceDim = reduceDims.front();
   space = i64Array(group->getAttr("space"));
   tileShape = i64Array(decisionValue(outer, "tile"));
   loopOrder = i64Array(decisionValue(outer, "loop_order"));
@@ -426,6 +456,21 @@ LogicalResult GroupLowering::collect() {
         return op.emitError("a ") << mlir::getElementTypeOrSelf(type)
                                   << " value has no vector registers";
 
+  if (reduceDim >= 0 && elemType != *groupType)
+    return group.emitError("a reduction computing in ")
+           << mlirElemType << " over " << dc::elemTypeName(elemType)
+           << " buffers: element type conversions in reductions are not lowered";
+  if (reduceDim >= 0) {
+    auto nest = ReductionNest::analyze(computeStage, space, reduceDim, vectorWidth, elemType);
+    if (failed(nest))
+      return failure();
+    reduction = std::move(*nest);
+    SmallVector<bool> splat;
+    for (const ComputeInput &in : computeInputs)
+      splat.push_back(in.splat.has_value());
+    reduction->setSplatArguments(splat);
+  }
+
   // Units and instances. Cores are the instances of the DMA's group; the
   // sub-core instances those of the load unit's group inside one core.
   if (twoLevel) {
@@ -536,6 +581,16 @@ LogicalResult GroupLowering::collect() {
     tiles.push_back(std::move(list));
   }
 
+  if (reduction) {
+    if (failed(checkReductionStores()))
+      return failure();
+    for (auto [i, t] : llvm::enumerate(stores)) {
+      const ReducedOutput &r = reduction->outputs()[std::min(i, reduction->outputs().size() - 1)];
+      out.reducedOutputs.push_back({t.arg, dc::combinerName(r.combiner).str(),
+                                    space[reduceDim]});
+    }
+  }
+
   // The roofline's work: bytes along the routes, compute per element.
   int64_t elementsPerGridTile = loopTrips;
   for (int64_t s : space)
@@ -562,8 +617,10 @@ LogicalResult GroupLowering::collect() {
       charge(*memNode, *computeNode, toBytes(Elements(elementsPerGridTile * activeTiles), esize));
     }
     for (const Transfer &t : stores) {
-      charge(*computeNode, *memNode,
-             toBytes(Elements(elementsPerGridTile * activeTiles), esize));
+      // A reduction sends only its results back.
+      int64_t sent = reduction ? validElements(t) * activeTiles * loopTrips
+                               : elementsPerGridTile * activeTiles;
+      charge(*computeNode, *memNode, toBytes(Elements(sent), esize));
       charge(*memNode, globalNodes.front(),
              toBytes(Elements(validElements(t) * activeTiles * loopTrips), t.esize));
     }
@@ -579,12 +636,150 @@ LogicalResult GroupLowering::collect() {
     for (Operation &op : body)
       if (auto vop = llvm::dyn_cast<ks::VectorOp>(op)) {
         StringRef kind = vop.getKind();
+        if (reduction && ReductionNest::isReductionOnly(vop)) {
+          // A fold is one combine per element, plus (folding the last
+          // dimension) one cross-lane reduce per result.
+          if (kind != "reduce")
+            continue;
+          auto combiner = vop->getAttrOfType<StringAttr>("combiner");
+          out.workload.addCompute(*computeNode, combiner ? combiner.getValue() : "add",
+                                  mlirElemType, elementsPerGridTile * gridTiles);
+          if (reduction->isRowReduction())
+            out.workload.addCompute(*computeNode, "reduce", mlirElemType,
+                                    elementsPerGridTile * gridTiles / space[reduceDim] *
+                                        vectorWidth);
+          continue;
+        }
         StringRef opClass = kind == "const" ? "copy" : kind;
         out.workload.addCompute(*computeNode, opClass, mlirElemType,
                                 elementsPerGridTile * activeTiles);
       }
   }
   return success();
+}
+
+dc::Address GroupLowering::positionAddress(const Transfer &t, dc::Address slot,
+                                           const SpacePosition &pos, bool &broadcast) const {
+  SmallVector<int64_t> pitch = bufferPitch(t);
+  broadcast = true;
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    int64_t d = t.dims[i];
+    if (d < 0)
+      continue;
+    if (d == (int64_t)space.size() - 1)
+      broadcast = false;
+    slot.offset = slot.offset + Bytes(pitch[i] * pos.constant[d]);
+    for (auto [depth, multiplier] : pos.terms[d])
+      slot.terms.push_back({depth, Bytes(pitch[i] * multiplier), 0});
+  }
+  return slot;
+}
+
+/// A reduction's results leave the compute unit as whole vectors (a row
+/// reduction's last vector of a tile padded), so each result buffer must
+/// hold them; and each tile's results are one DMA run into global memory,
+/// which must be a legal access there. Cores never share a DMA access (no
+/// read-modify-write of a neighbour's results), so a run below the DMA's
+/// minimum is not lowered.
+LogicalResult GroupLowering::checkReductionStores() {
+  int64_t resultDim = reduction->resultDim();
+  auto resultOp = [&](size_t i) -> Operation * {
+    auto outs = reduction->outputs();
+    return i < outs.size() ? outs[i].op : group.getOperation();
+  };
+  auto checkBuffer = [&](const Transfer &t, size_t i) -> LogicalResult {
+    if (resultDim >= 0 && (t.dims.empty() || t.dims.back() != resultDim))
+      return resultOp(i)->emitError("a reduction result stored across its vector dimension: "
+                                    "not lowered");
+    int64_t rows = 1;
+    for (size_t k = 0; k + 1 < t.dims.size(); ++k)
+      rows *= t.dims[k] >= 0 ? tileShape[t.dims[k]] : t.shape[k];
+    int64_t valid = resultDim >= 0 ? tileShape[resultDim] : 1;
+    int64_t padded = reduction->resultElements(tileShape);
+    if (rows > 1 && padded != valid)
+      return resultOp(i)->emitError("reduction results in rows of ")
+             << valid << " elements, not whole " << vectorWidth
+             << "-element vectors: padded result rows are not lowered";
+    Bytes need = toBytes(Elements(padded * rows), t.esize);
+    if (t.bytes < need)
+      return resultOp(i)->emitError("result buffer of ")
+             << t.bytes.count() << " bytes cannot take the " << need.count()
+             << " bytes of whole result vectors: not lowered";
+    return success();
+  };
+  // The buffer the compute side writes (with two levels, the outer one
+  // receives only the valid bytes).
+  for (auto [i, t] : llvm::enumerate(stores))
+    if (failed(checkBuffer(twoLevel ? innerStores[i] : t, i)))
+      return failure();
+
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!dmaNode || globalMemories.empty())
+    return success();
+  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
+  if (!rule)
+    return success();
+  std::string memoryName = model.node(globalMemories.front()).name;
+  for (auto [i, t] : llvm::enumerate(stores))
+    for (const std::vector<Tile> &list : tiles)
+      for (const Tile &tile : list) {
+        int64_t elements = resultDim >= 0 ? tile.extent[resultDim] : 1;
+        Bytes run = toBytes(Elements(elements), t.esize);
+        if (widenedResultRun(t, tile, run))
+          continue;
+        if (run < rule->minSize)
+          return resultOp(i)->emitError("per-tile reduction result of ")
+                 << run.count() << " bytes is below the DMA minimum of "
+                 << rule->minSize.count() << " bytes of @" << memoryName << ": not lowered";
+        if (rule->sizeMultiple.count() > 0 && run.count() % rule->sizeMultiple.count() != 0)
+          return resultOp(i)->emitError("per-tile reduction result of ")
+                 << run.count() << " bytes is not a multiple of the DMA's "
+                 << rule->sizeMultiple.count() << "-byte access size of @" << memoryName
+                 << ": not lowered";
+      }
+  return success();
+}
+
+std::optional<Bytes> GroupLowering::widenedResultRun(const Transfer &t, const Tile &tile,
+                                                    Bytes run) {
+  if (!reduction || t.dims.size() > 1)
+    return std::nullopt;
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!dmaNode || globalMemories.empty())
+    return std::nullopt;
+  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
+  if (!rule || rule->allowsSize(run))
+    return std::nullopt;
+  Bytes widened = std::max(run, rule->minSize).alignTo(rule->sizeMultiple);
+  if (!rule->allowsSize(widened))
+    return std::nullopt;
+  // The slot holds whole result vectors; the widened run must stay inside.
+  const Transfer &slot = twoLevel ? innerStores[&t - stores.begin()] : t;
+  if (widened > std::min(t.bytes, slot.bytes))
+    return std::nullopt;
+  // Nothing else of this kernel argument may live in the padding.
+  for (const Transfer &load : loads)
+    if (load.arg == t.arg)
+      return std::nullopt;
+  int64_t extent = t.tensor.getOffset() + 1;
+  auto shape = t.tensor.getShape();
+  auto strides = t.tensor.getStrides();
+  for (size_t i = 0; i < shape.size(); ++i)
+    extent += (shape[i] - 1) * strides[i];
+  Bytes end = toBytes(Elements(extent), t.esize);
+  Bytes allocated = end.alignTo(model.node(globalMemories.front()).memory.alignment);
+  Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+  for (int64_t c : coreIds) {
+    FailureOr<int64_t> offset = gridOffset(t, c);
+    if (failed(offset))
+      return std::nullopt;
+    Bytes start = Bytes(*offset) + tileStart;
+    if (start + run != end || start + widened > allocated)
+      return std::nullopt;
+  }
+  return widened;
 }
 
 LogicalResult GroupLowering::collectTwoLevelStages(Operation *dmaLoad, Operation *dmaStore,
@@ -859,7 +1054,25 @@ LogicalResult GroupLowering::emitTwoLevel() {
         vec.vconst(reg[arg], registerType(arg.getType()).value_or(elemType),
                    Elements(vectorWidth), *computeInputs[i].splat);
     }
+    if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
+      return failure();
     std::optional<std::string> vectorProblem;
+    // The compute unit reads its memory directly: every vector must start
+    // where its access rule allows (a column broadcast steps one element
+    // per row, which is rarely aligned).
+    auto checkAligned = [&](const Transfer &t, const dc::Address &address) {
+      auto unit = model.lookupNode(computeUnit);
+      auto memory = model.lookupNode(t.memory);
+      if (!vectorProblem && unit && memory)
+        if (const arch::AccessRule *rule = model.node(*unit).accessTo(*memory)) {
+          bool aligned = rule->allowsAddress(address.offset);
+          for (const dc::LoopTerm &term : address.terms)
+            aligned &= rule->allowsAddress(term.stride);
+          if (!aligned)
+            vectorProblem = "a vector of " + t.memory + " that is not aligned to " +
+                            std::to_string(rule->alignment.count()) + " bytes";
+        }
+    };
     // The address of the current vector of transfer t in inner slot k.
     auto vectorAddress = [&](const Transfer &t, int64_t k, bool &broadcast) {
       dc::Address address = innerSlot(t, k);
@@ -876,20 +1089,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
         }
         address.terms.push_back({uint32_t(d), Bytes(stride), 0});
       }
-      // The compute unit reads its memory directly: every vector must start
-      // where its access rule allows (a column broadcast steps one element
-      // per row, which is rarely aligned).
-      auto unit = model.lookupNode(computeUnit);
-      auto memory = model.lookupNode(t.memory);
-      if (!vectorProblem && unit && memory)
-        if (const arch::AccessRule *rule = model.node(*unit).accessTo(*memory)) {
-          bool aligned = rule->allowsAddress(address.offset);
-          for (const dc::LoopTerm &term : address.terms)
-            aligned &= rule->allowsAddress(term.stride);
-          if (!aligned)
-            vectorProblem = "a vector of " + t.memory + " that is not aligned to " +
-                            std::to_string(rule->alignment.count()) + " bytes";
-        }
+      checkAligned(t, address);
       return address;
     };
     for (int64_t k = 0; k < n; ++k) {
@@ -897,6 +1097,38 @@ LogicalResult GroupLowering::emitTwoLevel() {
       vec.wait(0, 1);
       if (k >= innerOut)
         vec.wait(1, 1);
+      if (reduction) {
+        auto read = [&](const SpacePosition &pos) -> LogicalResult {
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat)
+              continue;
+            const Transfer &t = innerLoads[in.loadIndex];
+            bool broadcast;
+            dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+            checkAligned(t, address);
+            vec.vload(reg[arg], elemType, Elements(vectorWidth), address);
+            if (broadcast)
+              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+          }
+          return success();
+        };
+        auto compute = [&](const llvm::DenseMap<Value, uint8_t> &fixed) {
+          return emitBody(vec, reg, nextReg, [](unsigned, uint8_t) {}, &fixed);
+        };
+        auto write = [&](unsigned i, uint8_t r, const SpacePosition &pos) {
+          const Transfer &t = innerStores[i];
+          bool broadcast;
+          dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+          checkAligned(t, address);
+          vec.vstore(address, r);
+        };
+        if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write)))
+          return failure();
+        vec.signal(nearest(tileDmaUnit), 4);
+        vec.signal(nearest(tileDmaUnit), 5);
+        continue;
+      }
       for (size_t d = 0; d + 1 < space.size(); ++d)
         vec.loop(tile.extent[d]);
       vec.loop(tile.extent.back() / vectorWidth);
@@ -1092,6 +1324,9 @@ void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_
             model.node(*dmaNode).accessTo(globalMemories.front()))
       if (run < rule->minSize && rule->minSize <= t.bytes)
         run = rule->minSize.alignTo(rule->sizeMultiple);
+  if (!isLoad && dims.empty())
+    if (std::optional<Bytes> widened = widenedResultRun(t, tile, run))
+      run = *widened;
   // Where each core's copy starts in the symbol: the table column holds a
   // per-core offset (one-level lowering), else `gridBytes` is the offset.
   Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
@@ -1167,7 +1402,8 @@ uint32_t GroupLowering::symbolOf(const Transfer &t, bool isOutput) {
 
 LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
                                       llvm::DenseMap<Value, uint8_t> &reg, unsigned &nextReg,
-                                      llvm::function_ref<void(unsigned, uint8_t)> sink) {
+                                      llvm::function_ref<void(unsigned, uint8_t)> sink,
+                                      const llvm::DenseMap<Value, uint8_t> *fixed) {
   Block &body = computeStage->getRegion(0).front();
   auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
     if (nextReg >= dc::kNumVectorRegisters)
@@ -1178,20 +1414,35 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
   unsigned bodyRegBase = nextReg;
   for (Operation &op : body) {
     if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
-      for (auto [i, v] : llvm::enumerate(yield.getValues()))
-        sink(i, reg[v]);
+      if (!reduction)
+        for (auto [i, v] : llvm::enumerate(yield.getValues()))
+          sink(i, reg[v]);
       continue;
     }
     auto vop = llvm::dyn_cast<ks::VectorOp>(op);
     if (!vop)
       return op.emitError("unexpected op in a compute body");
+    if (reduction && ReductionNest::isReductionOnly(vop))
+      continue;
+    bool isFixed = fixed && fixed->count(vop.getResult());
     // A value stored unchanged (`out = in`) needs no instruction: the
-    // compute unit forwards the register it received.
-    if (vop.getKind() == "copy" && vop->getNumOperands() == 1) {
+    // compute unit forwards the register it received (a register the
+    // caller fixed gets a `mov`).
+    if (vop.getKind() == "copy" && vop->getNumOperands() == 1 && !isFixed) {
       reg[vop.getResult()] = reg[vop->getOperand(0)];
       continue;
     }
-    auto r = newReg(vop.getLoc());
+    if (vop.getKind() == "copy" && vop->getNumOperands() == 1) {
+      uint8_t dst = fixed->find(vop.getResult())->second;
+      vec.unary(dc::Opcode::Mov, dst, reg[vop->getOperand(0)]);
+      reg[vop.getResult()] = dst;
+      continue;
+    }
+    FailureOr<uint8_t> r;
+    if (isFixed)
+      r = fixed->find(vop.getResult())->second;
+    else
+      r = newReg(vop.getLoc());
     if (failed(r))
       return failure();
     reg[vop.getResult()] = *r;
@@ -1396,33 +1647,72 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         vec.vconst(*r, registerType(arg.getType()).value_or(elemType), Elements(vectorWidth),
                    *computeInputs[i].splat);
     }
+    if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
+      return failure();
 
     for (int64_t k = 0; k < (int64_t)tiles[j].size(); ++k) {
       const Tile &tile = tiles[j][k];
       // Load unit: wait for the tile, stream its vectors, free the slots.
       ld.wait(0, 1);
-      openLoops(ld, tile);
-      for (const Transfer &t : loads) {
-        bool broadcast;
-        dc::Address address = vectorAddress(t, j, k, broadcast);
-        // A column operand steps one element per row: each push must still
-        // start where the load unit's access rule allows.
+      // A column operand steps one element per row: each push must still
+      // start where the load unit's access rule allows.
+      std::optional<std::pair<const Transfer *, Bytes>> unalignedPush;
+      auto push = [&](const Transfer &t, const dc::Address &address) {
         auto ldNode = model.lookupNode(ldUnit), memNode = model.lookupNode(t.memory);
         if (ldNode && memNode)
           if (const arch::AccessRule *rule = model.node(*ldNode).accessTo(*memNode))
             for (const dc::LoopTerm &term : address.terms)
-              if (!rule->allowsAddress(term.stride))
-                return t.tensor.emitError("a load unit push stepping ")
-                       << term.stride.count() << " bytes per row is not aligned to "
-                       << rule->alignment.count()
-                       << " bytes (a column broadcast of one element per row): "
-                       << "unaligned vector accesses are not lowered";
+              if (!rule->allowsAddress(term.stride) && !unalignedPush)
+                unalignedPush = {&t, rule->alignment};
         ld.push(nearest(computeUnit), address, vectorBytes);
+      };
+      if (reduction) {
+        reduction->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos) {
+          for (const Transfer &t : loads) {
+            bool broadcast;
+            push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+          }
+        });
+      } else {
+        openLoops(ld, tile);
+        for (const Transfer &t : loads) {
+          bool broadcast;
+          push(t, vectorAddress(t, j, k, broadcast));
+        }
+        closeLoops(ld);
       }
-      closeLoops(ld);
+      if (unalignedPush)
+        return unalignedPush->first->tensor.emitError("a load unit push stepping ")
+               << bufferPitch(*unalignedPush->first).back() << " bytes per row is not aligned to "
+               << unalignedPush->second.count()
+               << " bytes (a column broadcast of one element per row): "
+               << "unaligned vector accesses are not lowered";
       ld.signal(nearest(dmaUnit), 2 * j);
 
       // Compute unit.
+      if (reduction) {
+        auto read = [&](const SpacePosition &) -> LogicalResult {
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat)
+              continue;
+            vec.recv(reg[arg], elemType, Elements(vectorWidth), nearest(ldUnit));
+            bool broadcast;
+            (void)vectorAddress(loads[in.loadIndex], j, k, broadcast);
+            if (broadcast)
+              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+          }
+          return success();
+        };
+        auto compute = [&](const llvm::DenseMap<Value, uint8_t> &fixed) {
+          return emitBody(vec, reg, nextReg, [](unsigned, uint8_t) {}, &fixed);
+        };
+        if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute,
+                                          [&](unsigned, uint8_t r, const SpacePosition &) {
+                                            vec.send(nearest(stUnit), r);
+                                          })))
+          return failure();
+      } else {
       openLoops(vec, tile);
       for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
         const ComputeInput &in = computeInputs[i];
@@ -1439,11 +1729,23 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           })))
         return failure();
       closeLoops(vec);
+      }
 
       // Store unit: wait for free output slots, take the vectors, tell the
       // DMA the tile is complete.
       if (k >= outDepth)
         st.wait(0, 1);
+      if (reduction) {
+        reduction->emitOutputOrder(st, tile.extent, [&](const SpacePosition &pos) {
+          for (const Transfer &t : stores) {
+            bool broadcast;
+            st.pop(nearest(computeUnit), positionAddress(t, slotAddress(t, j, k), pos, broadcast),
+                   vectorBytes);
+          }
+        });
+        st.signal(nearest(dmaUnit), 2 * j + 1);
+        continue;
+      }
       openLoops(st, tile);
       for (const Transfer &t : stores) {
         bool broadcast;

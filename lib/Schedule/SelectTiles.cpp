@@ -10,7 +10,9 @@
 // innermost dimension shrinks in steps of an alignment unit — a whole
 // number of vectors whose bytes are a whole number of transfer granules —
 // so every partial row stays granule aligned. Reduced dimensions are never
-// shrunk. The result is the `tile` decision on the outer pipeline, with
+// shrunk; the dimension a reduction's results run along shrinks in whole
+// granules of global memory's transfers, so every tile's results are one
+// legal DMA run. The result is the `tile` decision on the outer pipeline, with
 // `loop_order` (outermost dimension first: row-major, contiguous rows for
 // the DMA) and the number of tiles per dimension (the last may be partial).
 //
@@ -63,6 +65,15 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   ElementSize size = elementSize(group.getElementType());
   int64_t granuleElements = std::max<int64_t>(1, granule.count() / size.bytes.count());
   int64_t step = std::lcm(lanes, granuleElements);
+  // Results of a reduction: whole global-memory granules per tile.
+  int64_t resultDim = -1, resultGranule = 1;
+  if (group.getReduceDims().size() == 1 && rank > 0) {
+    int64_t reduced = group.getReduceDims().front();
+    resultDim = reduced == rank - 1 ? rank - 2 : rank - 1;
+    if (auto globals = model.memoriesBacking(KtirSpace::Global); !globals.empty())
+      resultGranule = std::max<int64_t>(
+          1, memoryGranule(model, globals.front()).count() / size.bytes.count());
+  }
 
   auto fits = [&](ArrayRef<int64_t> candidate) -> FailureOr<bool> {
     auto uses = memoryUse(group, candidate, model);
@@ -70,13 +81,20 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
       return failure();
     return llvm::all_of(*uses, [](const MemoryUse &u) { return u.need <= u.budget; });
   };
+  // Shrinks the tile from the share until it fits, the result dimension in
+  // steps of `resultStep`.
+  auto search = [&](int64_t resultStep) -> FailureOr<bool> {
+  tile = share;
+  int64_t lastStep = resultDim == rank - 1 ? std::lcm(step, resultStep) : step;
   FailureOr<bool> ok = fits(tile);
   if (failed(ok))
     return failure();
   for (int64_t d = 0; d < rank && !*ok; ++d) {
     if (llvm::is_contained(group.getReduceDims(), d))
       continue;
-    int64_t unit = d == rank - 1 ? std::min(step, share[d]) : 1;
+    int64_t unit = d == rank - 1 ? std::min(lastStep, share[d])
+                   : d == resultDim ? std::min(resultStep, share[d])
+                                    : 1;
     // Largest multiple of `unit` (or the whole extent) that fits: binary
     // search over the number of units.
     int64_t lo = 1, hi = share[d] / unit, best = 0;
@@ -96,6 +114,33 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
     tile[d] = std::max<int64_t>(best, 1) * unit;
     ok = best > 0;
   }
+  return ok;
+  };
+  FailureOr<bool> ok = search(resultGranule);
+  if (succeeded(ok) && !*ok && resultGranule > 1) {
+    // No tile with whole granules of results fits at this depth: single
+    // buffering (no overlap of transfers and compute, but every result
+    // run legal) before tiles whose results the DMA cannot store (which
+    // the lowering then diagnoses with their sizes).
+    SmallVector<std::pair<BufferOp, Attribute>> depths;
+    Builder b(group.getContext());
+    for (BufferOp buffer : groupBuffers(group)) {
+      depths.push_back({buffer, buffer->getAttr("depth")});
+      buffer->setAttr("depth", decide(b.getI64IntegerAttr(1), kHeuristic));
+    }
+    ok = search(resultGranule);
+    if (succeeded(ok) && !*ok) {
+      for (auto [buffer, depth] : depths) {
+        if (depth)
+          buffer->setAttr("depth", depth);
+        else
+          buffer->removeAttr("depth");
+      }
+      ok = search(1);
+    }
+  }
+  if (failed(ok))
+    return failure();
   if (!*ok) {
     auto uses = memoryUse(group, tile, model);
     std::string detail;

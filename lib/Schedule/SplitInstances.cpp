@@ -9,14 +9,20 @@
 // `units mod instances` instances taking one more, so shares differ by at
 // most one unit and sum to the extent (a last partial vector goes to the
 // last non-empty share). When nothing can be split, one instance works and
-// the others get empty shares. The decision is `split` on the outer
-// pipeline: {dim, instances, shares}.
+// the others get empty shares. A reduction's results leave each share as
+// one DMA run per tile, so along the dimension its results run on, a unit
+// is one granule of global memory's transfers (64 f16 results on spyre): a
+// split never cuts results finer than the DMA moves them, and a dimension
+// with a single unit of results is not split. The decision is `split` on
+// the outer pipeline: {dim, instances, shares}.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
+
+#include <numeric>
 
 namespace ktflow::ktsched {
 #define GEN_PASS_DEF_SPLITINSTANCES
@@ -52,8 +58,21 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
         int64_t lanes = decisionInt(computeStage(group), "vector").value_or(1);
         ArrayRef<int64_t> space = group.getSpace();
         int64_t rank = space.size();
+        // Elements per unit of work along each dimension.
+        SmallVector<int64_t> unitSizes(rank, 1);
+        if (rank > 0)
+          unitSizes[rank - 1] = lanes;
+        ArrayRef<int64_t> reduced = group.getReduceDims();
+        if (reduced.size() == 1 && rank > 0) {
+          int64_t resultDim = reduced[0] == rank - 1 ? rank - 2 : rank - 1;
+          int64_t granule = std::max<int64_t>(
+              1, memoryGranule(*model, placement->global).count() /
+                     elementSize(group.getElementType()).bytes.count());
+          if (resultDim >= 0)
+            unitSizes[resultDim] = std::lcm(unitSizes[resultDim], granule);
+        }
         auto unitsAlong = [&](int64_t d) {
-          return d == rank - 1 ? (space[d] + lanes - 1) / lanes : space[d];
+          return (space[d] + unitSizes[d] - 1) / unitSizes[d];
         };
         int64_t dim = -1;
         for (int64_t d = 0; d < rank; ++d)
@@ -67,7 +86,7 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
           shares[0] = rank ? space[0] : 1;
         } else {
           int64_t units = unitsAlong(dim);
-          int64_t unitSize = dim == rank - 1 ? lanes : 1;
+          int64_t unitSize = unitSizes[dim];
           int64_t left = space[dim];
           for (int64_t i = 0; i < instances; ++i) {
             int64_t mine = units / instances + (i < units % instances ? 1 : 0);

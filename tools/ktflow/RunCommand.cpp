@@ -29,6 +29,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -180,13 +181,28 @@ static int runKernel() {
     if (llvm::Error e = sim::writeChromeTrace(report->result, runTrace))
       return failWith(llvm::toString(std::move(e)));
 
-  llvm::outs() << "comparison: bit-exact (same order of operations)\n";
+  bool anyTolerance = llvm::any_of(report->outputs, [](const run::OutputComparison &o) {
+    return o.tolerance;
+  });
+  if (anyTolerance)
+    llvm::outs() << "comparison: bit-exact, except outputs of sum reductions: |got - ref| <= "
+                    "eps*|ref| + 4*eps*sum|terms| (ktir.md 7.3; reordered sums)\n";
+  else
+    llvm::outs() << "comparison: bit-exact (same order of operations)\n";
   for (const run::OutputComparison &output : report->outputs) {
     if (output.firstMismatch >= 0)
       llvm::outs() << "MISMATCH in " << output.name << " at element " << output.firstMismatch
-                   << ": got " << output.got << ", expected " << output.expected << "\n";
+                   << ": got " << output.got << ", expected " << output.expected
+                   << (output.tolerance ? " (beyond the sum tolerance)" : "") << "\n";
     else
-      llvm::outs() << "match: " << output.name << " (" << output.elements << " elements)\n";
+      llvm::outs() << "match: " << output.name << " (" << output.elements << " elements)";
+    if (output.tolerance)
+      llvm::outs() << (output.firstMismatch >= 0 ? "  " : " ") << "tolerance: sum of "
+                   << output.reductionLength << " terms, max error "
+                   << llvm::format("%.3g", output.maxError) << " ("
+                   << llvm::formatv("{0:f2}", output.maxBoundFraction) << " of the bound)\n";
+    else if (output.firstMismatch < 0)
+      llvm::outs() << "\n";
   }
   printPerformance(report->result, *model, &report->workload);
   if (int rc = writeOutputs(report->bundle, report->result))

@@ -31,6 +31,15 @@ struct LoweredKernel {
   arch::Workload workload;
   /// Kernel argument index of every bundle symbol.
   std::vector<int64_t> symbolArgs;
+  /// An output written by a reduction, whose order of operations the
+  /// lowering changes (lane-wise partial folds, then across lanes): a sum is
+  /// compared with a tolerance, max and min stay exact.
+  struct ReducedOutput {
+    int64_t arg = -1;
+    std::string combiner; ///< "add", "max" or "min"
+    int64_t length = 0;   ///< terms folded into each result
+  };
+  std::vector<ReducedOutput> reducedOutputs;
 };
 
 /// Lowers the ktsched.kernel of `module` for `model`, then runs the static

@@ -4,7 +4,8 @@
 // runs it in-process per kernel: binds the inputs as the interpreter does,
 // runs the interpreter as the oracle, schedules and lowers a copy of the
 // module, simulates the device code on the same bytes and compares every
-// output buffer bit for bit.
+// output buffer bit for bit, or within ktir.md §7.3's tolerance where the
+// lowering reorders a sum.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_RUN_RUNKERNEL_H
@@ -40,11 +41,33 @@ struct OutputComparison {
   std::string name;
   std::string elementType;
   int64_t elements = 0;
-  /// First differing element, or -1 when the buffers match.
+  /// First differing element (beyond the tolerance, if one applies), or -1
+  /// when the buffers match.
   int64_t firstMismatch = -1;
   double got = 0;
   double expected = 0;
+  /// Outputs of a sum reduction are compared within the tolerance of
+  /// ktir.md §7.3 (see docs/run.md), everything else bit for bit.
+  bool tolerance = false;
+  /// Terms folded into each element (tolerance comparisons).
+  int64_t reductionLength = 0;
+  /// Largest |got - expected| seen, and its largest share of the
+  /// element's bound (tolerance comparisons; 1 = at the bound).
+  double maxError = 0;
+  double maxBoundFraction = 0;
 };
+
+/// Tolerance of ktir.md §7.3 for one element of a reduction's result:
+/// |got - ref| <= eps_out * |ref| + 4 * eps_acc * magnitude, `magnitude`
+/// being the reduction evaluated on the absolute values of its terms. NaN
+/// must meet NaN and infinities must be equal. Returns whether `got` is
+/// within it; `bound` receives the bound (0 for non-finite references).
+bool withinReductionTolerance(double got, double ref, double magnitude, double epsOut,
+                              double epsAcc, double &bound);
+
+/// Machine epsilon of a float element type name ("f16" 2^-10, "bf16" 2^-7,
+/// "f32" 2^-23); 0 for other types.
+double machineEpsilon(llvm::StringRef elementType);
 
 struct RunReport {
   dc::Bundle bundle;

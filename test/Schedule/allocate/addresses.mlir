@@ -21,4 +21,4 @@
 // REUSE: ktsched.buffer {{.*}}address = #ktsched.decision<0 : i64, "heuristic">, bytes = 1024 : i64
 // REUSE: ktsched.buffer {{.*}}address = #ktsched.decision<2048 : i64, "heuristic">, bytes = 128 : i64
 // REUSE: ktsched.group @g1
-// REUSE: ktsched.buffer {{.*}}address = #ktsched.decision<0 : i64, "heuristic">, bytes = 1024 : i64
+// REUSE: ktsched.buffer {{.*}}address = #ktsched.decision<0 : i64, "heuristic">, bytes = 2048 : i64

@@ -1,0 +1,364 @@
+//===- ReductionNest.cpp - vector loop nests of a reducing group ----------===//
+//
+// Strategy. A fold over the last dimension (a row reduction) keeps one
+// accumulator register per reduction: the first vector of a row is the
+// accumulator (its inputs are read, or its element-wise result computed,
+// straight into it), every further vector is folded in lane-wise with one
+// add/max/min, then one `reduce.*` folds the accumulator to one element,
+// the init value is combined in (skipped when it is the combiner's
+// identity), and `slide` appends the row's result to a collector register.
+// After every `lanes` rows the collector is one whole result vector and is
+// written; a tile whose row count is not a multiple of the lanes ends with
+// padding slides, so its last, partial result vector also starts at lane 0
+// (the padding lanes land in the buffer's padding and are never stored to
+// global memory).
+//
+// A fold over another dimension (a column reduction) visits the vectors of
+// the last dimension outermost and the reduced dimension innermost: each
+// result vector is accumulated lane-wise in one register and written whole,
+// with no cross-lane step at all.
+//
+// Loops of one iteration are not emitted; positions are tracked as
+// constants plus loop-index terms, so the caller turns them into addresses
+// with its buffers' pitches (and the load and store units visit vectors in
+// exactly the order the compute unit consumes and produces them).
+//
+//===----------------------------------------------------------------------===//
+#include "ReductionNest.h"
+
+#include "ktflow/Schedule/KTSched.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::lower;
+namespace ks = ktflow::ktsched;
+
+static std::optional<double> constantOf(Value value) {
+  auto vop = value.getDefiningOp<ks::VectorOp>();
+  if (!vop || vop.getKind() != "const")
+    return std::nullopt;
+  Attribute attr = vop->getAttr("value");
+  if (auto f = llvm::dyn_cast_or_null<FloatAttr>(attr))
+    return f.getValueAsDouble();
+  if (auto n = llvm::dyn_cast_or_null<IntegerAttr>(attr))
+    return double(n.getInt());
+  return std::nullopt;
+}
+
+bool ReductionNest::isReductionOnly(Operation *op) {
+  auto vop = llvm::dyn_cast<ks::VectorOp>(op);
+  if (!vop)
+    return false;
+  if (vop.getKind() == "reduce")
+    return true;
+  if (vop.getKind() != "const" || vop->use_empty())
+    return false;
+  return llvm::all_of(vop->getUses(), [](OpOperand &use) {
+    auto user = llvm::dyn_cast<ks::VectorOp>(use.getOwner());
+    return user && user.getKind() == "reduce" && use.getOperandNumber() == 1;
+  });
+}
+
+FailureOr<ReductionNest> ReductionNest::analyze(Operation *computeStage, ArrayRef<int64_t> space,
+                                                int64_t reduceDim, int64_t vectorWidth,
+                                                dc::ElemType type) {
+  ReductionNest nest;
+  nest.rank = space.size();
+  nest.reduceDim = reduceDim;
+  nest.vectorWidth = vectorWidth;
+  nest.type = type;
+  nest.rowReduction = reduceDim == nest.rank - 1;
+  nest.rowDim = nest.rowReduction ? nest.rank - 2 : -1;
+  Block &body = computeStage->getRegion(0).front();
+  auto yield = llvm::dyn_cast<ks::YieldOp>(body.getTerminator());
+  if (!yield)
+    return computeStage->emitError("compute body does not end in a yield");
+  for (Value value : yield.getValues()) {
+    auto vop = value.getDefiningOp<ks::VectorOp>();
+    if (!vop || vop.getKind() != "reduce")
+      return computeStage->emitError("a group with reduced dimensions stores a value that is "
+                                     "not a reduction: mixed element-wise and reduced results "
+                                     "are not lowered");
+    auto dim = vop->getAttrOfType<IntegerAttr>("dim");
+    auto combiner = vop->getAttrOfType<StringAttr>("combiner");
+    if (!dim || dim.getInt() != reduceDim || !combiner || vop.getNumOperands() != 2)
+      return vop.emitError("reduction without a combiner, an init or the group's reduced "
+                           "dimension ")
+             << reduceDim;
+    ReducedOutput out;
+    out.op = vop;
+    out.operand = vop.getOperand(0);
+    if (combiner.getValue() == "add") {
+      out.combiner = dc::Combiner::Add;
+      out.combineOp = dc::Opcode::Add;
+    } else if (combiner.getValue() == "max") {
+      out.combiner = dc::Combiner::Max;
+      out.combineOp = dc::Opcode::Max;
+    } else if (combiner.getValue() == "min") {
+      out.combiner = dc::Combiner::Min;
+      out.combineOp = dc::Opcode::Min;
+    } else {
+      return vop.emitError("reduction combiner '") << combiner.getValue() << "' is not lowered";
+    }
+    std::optional<double> init = constantOf(vop.getOperand(1));
+    if (!init)
+      return vop.emitError("reduction init is not a constant: not lowered");
+    bool identity = (out.combiner == dc::Combiner::Add && *init == 0.0) ||
+                    (out.combiner == dc::Combiner::Max && std::isinf(*init) && *init < 0) ||
+                    (out.combiner == dc::Combiner::Min && std::isinf(*init) && *init > 0);
+    if (!identity)
+      out.init = *init;
+    nest.reduced.push_back(out);
+  }
+  if (nest.reduced.empty())
+    return computeStage->emitError("a group with reduced dimensions stores nothing");
+  return nest;
+}
+
+LogicalResult ReductionNest::allocate(dc::ProgramBuilder &vec, unsigned &nextReg, Location loc) {
+  auto take = [&]() -> FailureOr<uint8_t> {
+    if (nextReg >= dc::kNumVectorRegisters)
+      return emitError(loc, "a reduction needs more than ")
+             << dc::kNumVectorRegisters << " vector registers";
+    return uint8_t(nextReg++);
+  };
+  Elements lanes(vectorWidth);
+  for (ReducedOutput &out : reduced) {
+    auto acc = take();
+    if (failed(acc))
+      return failure();
+    out.accumulator = *acc;
+    if (rowReduction) {
+      auto collector = take();
+      if (failed(collector))
+        return failure();
+      out.collector = *collector;
+      // `slide` reads its destination: start it defined.
+      vec.vconst(out.collector, type, lanes, 0.0);
+    }
+    if (out.init) {
+      auto init = take();
+      if (failed(init))
+        return failure();
+      out.initRegister = *init;
+      // A row's result is one element; a column result is a whole vector.
+      vec.vconst(out.initRegister, type, rowReduction ? Elements(1) : lanes, *out.init);
+    }
+  }
+  if (rowReduction) {
+    auto s = take();
+    if (failed(s))
+      return failure();
+    scratch = *s;
+  }
+  return success();
+}
+
+bool ReductionNest::open(dc::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
+                         SpacePosition &pos) {
+  if (count <= 1 || dim < 0)
+    return false;
+  b.loop(count);
+  pos.terms[dim].push_back({depth, multiplier});
+  ++depth;
+  return true;
+}
+
+void ReductionNest::close(dc::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos) {
+  if (!opened)
+    return;
+  b.end();
+  pos.terms[dim].pop_back();
+  --depth;
+}
+
+int64_t ReductionNest::resultElements(ArrayRef<int64_t> extent) const {
+  if (!rowReduction)
+    return extent.back();
+  int64_t rows = rowDim >= 0 ? extent[rowDim] : 1;
+  return (rows + vectorWidth - 1) / vectorWidth * vectorWidth;
+}
+
+LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64_t> extent,
+                                         llvm::DenseMap<Value, uint8_t> &reg, Block &body,
+                                         ReadFn read, BodyFn emitBody, WriteFn write) {
+  depth = 0;
+  SpacePosition pos(rank);
+  int64_t last = rank - 1;
+
+  // One fold: the first vector straight into the accumulators, the others
+  // combined lane-wise. `foldDim` is the dimension folded, `step` the
+  // elements per vector along it.
+  auto fold = [&](int64_t foldDim, int64_t count, int64_t step) -> LogicalResult {
+    // First vector: redirect each reduction's operand into its accumulator
+    // (the first reduction of a value; later ones copy it).
+    llvm::DenseMap<Value, uint8_t> fixed;
+    SmallVector<std::pair<BlockArgument, uint8_t>> saved;
+    SmallVector<std::pair<uint8_t, uint8_t>> copies;
+    for (ReducedOutput &out : reduced) {
+      Value v = out.operand;
+      if (auto it = fixed.find(v); it != fixed.end()) {
+        copies.push_back({out.accumulator, it->second});
+        continue;
+      }
+      if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+        // Inputs read every vector can land in the accumulator; an input
+        // set once per program (a splat) is copied.
+        if (!readEveryVector(arg)) {
+          copies.push_back({out.accumulator, reg[v]});
+          continue;
+        }
+        saved.push_back({arg, reg[v]});
+        reg[v] = out.accumulator;
+      }
+      fixed[v] = out.accumulator;
+    }
+    pos.constant[foldDim] = 0;
+    LogicalResult ok = read(pos);
+    if (succeeded(ok))
+      ok = emitBody(fixed);
+    for (auto [arg, r] : saved)
+      reg[arg] = r;
+    if (failed(ok))
+      return failure();
+    for (auto [to, from] : copies)
+      vec.unary(dc::Opcode::Mov, to, from);
+    if (count > 1) {
+      pos.constant[foldDim] = step;
+      bool opened = open(vec, count - 1, foldDim, step, pos);
+      if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, uint8_t>())))
+        return failure();
+      for (ReducedOutput &out : reduced)
+        vec.binary(out.combineOp, out.accumulator, out.accumulator, reg[out.operand]);
+      close(vec, opened, foldDim, pos);
+    }
+    pos.constant[foldDim] = 0;
+    return success();
+  };
+
+  SmallVector<std::pair<bool, int64_t>> outerLoops;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool inner = rowReduction ? (d == rowDim || d == last) : (d == reduceDim || d == last);
+    if (!inner)
+      outerLoops.push_back({open(vec, extent[d], d, 1, pos), d});
+  }
+  (void)body;
+  if (rowReduction) {
+    int64_t rows = rowDim >= 0 ? extent[rowDim] : 1;
+    int64_t vectors = extent[last] / vectorWidth;
+    int64_t groups = rows / vectorWidth, rest = rows % vectorWidth;
+    auto finishRow = [&]() {
+      for (ReducedOutput &out : reduced) {
+        vec.reduce(out.combiner, scratch, out.accumulator);
+        if (out.init)
+          vec.binary(out.combineOp, scratch, scratch, out.initRegister);
+        vec.slide(out.collector, scratch);
+      }
+    };
+    auto writeAll = [&]() {
+      for (auto [i, out] : llvm::enumerate(reduced))
+        write(i, out.collector, pos);
+    };
+    if (groups > 0) {
+      bool groupLoop = open(vec, groups, rowDim, vectorWidth, pos);
+      bool rowLoop = open(vec, vectorWidth, rowDim, 1, pos);
+      if (failed(fold(last, vectors, vectorWidth)))
+        return failure();
+      finishRow();
+      close(vec, rowLoop, rowDim, pos);
+      writeAll();
+      close(vec, groupLoop, rowDim, pos);
+    }
+    if (rest > 0) {
+      if (rowDim >= 0)
+        pos.constant[rowDim] += groups * vectorWidth;
+      bool rowLoop = open(vec, rest, rowDim, 1, pos);
+      if (failed(fold(last, vectors, vectorWidth)))
+        return failure();
+      finishRow();
+      close(vec, rowLoop, rowDim, pos);
+      // Padding slides: the first row's result moves down to lane 0.
+      for (int64_t p = rest; p < vectorWidth; ++p)
+        for (ReducedOutput &out : reduced)
+          vec.slide(out.collector, scratch);
+      writeAll();
+      if (rowDim >= 0)
+        pos.constant[rowDim] -= groups * vectorWidth;
+    }
+  } else {
+    bool vectorLoop = open(vec, extent[last] / vectorWidth, last, vectorWidth, pos);
+    if (failed(fold(reduceDim, extent[reduceDim], 1)))
+      return failure();
+    for (auto [i, out] : llvm::enumerate(reduced)) {
+      if (out.init)
+        vec.binary(out.combineOp, out.accumulator, out.accumulator, out.initRegister);
+      write(i, out.accumulator, pos);
+    }
+    close(vec, vectorLoop, last, pos);
+  }
+  for (auto it = outerLoops.rbegin(); it != outerLoops.rend(); ++it)
+    close(vec, it->first, it->second, pos);
+  return success();
+}
+
+void ReductionNest::emitInputOrder(dc::ProgramBuilder &b, ArrayRef<int64_t> extent,
+                                   VisitFn visit) {
+  depth = 0;
+  SpacePosition pos(rank);
+  int64_t last = rank - 1;
+  SmallVector<std::pair<bool, int64_t>> loops;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool inner = rowReduction ? (d == rowDim || d == last) : (d == reduceDim || d == last);
+    if (!inner)
+      loops.push_back({open(b, extent[d], d, 1, pos), d});
+  }
+  if (rowReduction) {
+    if (rowDim >= 0)
+      loops.push_back({open(b, extent[rowDim], rowDim, 1, pos), rowDim});
+    loops.push_back({open(b, extent[last] / vectorWidth, last, vectorWidth, pos), last});
+  } else {
+    loops.push_back({open(b, extent[last] / vectorWidth, last, vectorWidth, pos), last});
+    loops.push_back({open(b, extent[reduceDim], reduceDim, 1, pos), reduceDim});
+  }
+  visit(pos);
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+    close(b, it->first, it->second, pos);
+}
+
+void ReductionNest::emitOutputOrder(dc::ProgramBuilder &b, ArrayRef<int64_t> extent,
+                                    VisitFn visit) {
+  depth = 0;
+  SpacePosition pos(rank);
+  int64_t last = rank - 1;
+  SmallVector<std::pair<bool, int64_t>> loops;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool inner = rowReduction ? (d == rowDim || d == last) : (d == reduceDim || d == last);
+    if (!inner)
+      loops.push_back({open(b, extent[d], d, 1, pos), d});
+  }
+  if (rowReduction) {
+    int64_t rows = rowDim >= 0 ? extent[rowDim] : 1;
+    int64_t groups = rows / vectorWidth, rest = rows % vectorWidth;
+    if (groups > 0) {
+      bool opened = open(b, groups, rowDim, vectorWidth, pos);
+      visit(pos);
+      close(b, opened, rowDim, pos);
+    }
+    if (rest > 0) {
+      if (rowDim >= 0)
+        pos.constant[rowDim] += groups * vectorWidth;
+      visit(pos);
+      if (rowDim >= 0)
+        pos.constant[rowDim] -= groups * vectorWidth;
+    }
+  } else {
+    bool opened = open(b, extent[last] / vectorWidth, last, vectorWidth, pos);
+    visit(pos);
+    close(b, opened, last, pos);
+  }
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+    close(b, it->first, it->second, pos);
+}

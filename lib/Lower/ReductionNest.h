@@ -1,0 +1,126 @@
+//===- ReductionNest.h - vector loop nests of a reducing group --*- C++ -*-===//
+//
+// Internal to lib/Lower. A compute group whose stores hold reductions
+// (`reduce_dims` on the group, `ktsched.vop "reduce"` in the body) is lowered
+// like an element-wise group — same programs, buffers and synchronisation —
+// except for the order in which vectors are visited and what the compute
+// unit does with them. This class owns those loop nests; the caller supplies
+// how an input vector is read (recv or vload), how the element-wise part of
+// the body is emitted, and how a result vector is written (send or vstore),
+// each at a position in the iteration space.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_LIB_LOWER_REDUCTIONNEST_H
+#define KTFLOW_LIB_LOWER_REDUCTIONNEST_H
+
+#include "ktflow/DeviceCode/Program.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace ktflow::lower {
+
+/// Where the current vector starts along each iteration-space dimension, in
+/// elements: a constant plus loop-index terms (loop depth, multiplier).
+struct SpacePosition {
+  llvm::SmallVector<int64_t, 4> constant;
+  llvm::SmallVector<llvm::SmallVector<std::pair<uint32_t, int64_t>, 2>, 4> terms;
+  explicit SpacePosition(size_t rank) : constant(rank, 0), terms(rank) {}
+};
+
+/// One reduction of the body: the value it folds, its combiner, its init.
+struct ReducedOutput {
+  mlir::Operation *op = nullptr;
+  mlir::Value operand;
+  dc::Combiner combiner = dc::Combiner::Add;
+  /// The element-wise instruction that folds two partial vectors.
+  dc::Opcode combineOp = dc::Opcode::Add;
+  /// The init value, or none when it is the combiner's identity (0 for a
+  /// sum, -inf for max, +inf for min): folding it in would change nothing.
+  std::optional<double> init;
+  uint8_t accumulator = 0, collector = 0, initRegister = 0;
+};
+
+class ReductionNest {
+public:
+  /// Checks the body (`computeStage`'s region) yields only reductions over
+  /// `reduceDim` and records them; diagnostics at the offending op.
+  static mlir::FailureOr<ReductionNest> analyze(mlir::Operation *computeStage,
+                                                llvm::ArrayRef<int64_t> space,
+                                                int64_t reduceDim, int64_t vectorWidth,
+                                                dc::ElemType type);
+
+  /// Whether `op` (a body op) is handled here rather than per vector: the
+  /// reduce ops and the constants that only feed their inits.
+  static bool isReductionOnly(mlir::Operation *op);
+
+  /// Marks the body arguments set once per program (splat scalars) rather
+  /// than read for every vector.
+  void setSplatArguments(llvm::ArrayRef<bool> splat) { splatArgs.assign(splat.begin(), splat.end()); }
+
+  /// Takes registers from `nextReg` for accumulators, row collectors,
+  /// scratch and inits, and emits the constants a program needs once.
+  mlir::LogicalResult allocate(dc::ProgramBuilder &vec, unsigned &nextReg,
+                               mlir::Location loc);
+
+  using ReadFn = llvm::function_ref<mlir::LogicalResult(const SpacePosition &)>;
+  using BodyFn =
+      llvm::function_ref<mlir::LogicalResult(const llvm::DenseMap<mlir::Value, uint8_t> &)>;
+  using WriteFn = llvm::function_ref<void(unsigned, uint8_t, const SpacePosition &)>;
+  using VisitFn = llvm::function_ref<void(const SpacePosition &)>;
+
+  /// The compute unit's work on one tile of `extent`. `read` brings every
+  /// input of the current vector into `reg` (the caller's register map,
+  /// temporarily redirected to accumulators for the first vector of a fold),
+  /// `body` emits the element-wise ops with the given fixed result
+  /// registers, `write(i, reg, position)` emits result vector i.
+  mlir::LogicalResult emitCompute(dc::ProgramBuilder &vec, llvm::ArrayRef<int64_t> extent,
+                                  llvm::DenseMap<mlir::Value, uint8_t> &reg,
+                                  mlir::Block &body, ReadFn read, BodyFn emitBody,
+                                  WriteFn write);
+  /// Visits the input vectors in the order emitCompute consumes them.
+  void emitInputOrder(dc::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
+  /// Visits the result vectors (one per output each) in the order
+  /// emitCompute produces them.
+  void emitOutputOrder(dc::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
+
+  /// Elements of each result along the dimension its vectors run: a row
+  /// reduction's results run along the row dimension (whole vectors, the
+  /// last one padded), a column reduction's along the vector dimension.
+  int64_t resultElements(llvm::ArrayRef<int64_t> extent) const;
+  /// The iteration dimension results run along (-1: a single element).
+  int64_t resultDim() const { return rowReduction ? rowDim : rank - 1; }
+  bool isRowReduction() const { return rowReduction; }
+  int64_t reducedDim() const { return reduceDim; }
+  llvm::ArrayRef<ReducedOutput> outputs() const { return reduced; }
+
+private:
+  /// Opens a counted loop when `count` > 1 and records its index on `dim`
+  /// with `multiplier`; returns whether a loop was opened.
+  bool open(dc::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
+            SpacePosition &pos);
+  void close(dc::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos);
+
+  bool readEveryVector(mlir::BlockArgument arg) const {
+    return arg.getArgNumber() >= splatArgs.size() || !splatArgs[arg.getArgNumber()];
+  }
+
+  llvm::SmallVector<bool, 4> splatArgs;
+  int64_t rank = 0, reduceDim = 0, vectorWidth = 0;
+  /// Row reductions fold the last dimension; rowDim is the one before it.
+  bool rowReduction = true;
+  int64_t rowDim = -1;
+  dc::ElemType type = dc::ElemType::F16;
+  llvm::SmallVector<ReducedOutput, 2> reduced;
+  uint8_t scratch = 0;
+  uint32_t depth = 0;
+};
+
+} // namespace ktflow::lower
+
+#endif // KTFLOW_LIB_LOWER_REDUCTIONNEST_H
