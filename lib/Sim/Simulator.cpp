@@ -34,6 +34,7 @@
 
 #include <deque>
 #include <functional>
+#include <numeric>
 #include <queue>
 #include <unordered_map>
 
@@ -45,15 +46,21 @@ using llvm::StringRef;
 
 namespace {
 
-/// A link instance or a memory port: what transfers reserve.
+/// Simulated time in ticks, a fraction of a cycle fine enough that every
+/// resource's time per byte is a whole number of ticks (see ticksPerCycle).
+using Ticks = int64_t;
+
+/// A link instance or a memory port: what transfers reserve. Its calendar
+/// holds the busy intervals [start, end) in ticks that transfers reserved,
+/// so a later transfer can use the gaps an earlier, slower stream leaves.
 struct Reservable {
   std::string name;
   Bandwidth bandwidth;
   Cycles latency;
   Bytes granule{1};
-  Cycles freeAt;
+  std::map<Ticks, Ticks> calendar;
   Bytes bytes;
-  Cycles busy;
+  Ticks busyTicks = 0;
 };
 
 struct Message {
@@ -180,6 +187,14 @@ private:
   /// has left the first resource (the issuing unit is free again) and when
   /// its tail arrives at the end of the path.
   std::pair<Cycles, Cycles> reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes);
+  /// Ticks `bytes` occupy `r` (rounded up to its granule).
+  Ticks occupancyTicks(const Reservable &r, Bytes bytes) const;
+  /// Books the first free slot of `length` ticks at or after `earliest` in
+  /// the calendar of `r`; returns its start.
+  Ticks bookFirstFit(Reservable &r, Ticks earliest, Ticks length);
+  /// Picks the tick: the least common multiple of every bandwidth in the
+  /// model, so a byte takes a whole number of ticks on every resource.
+  void chooseTicksPerCycle();
   Fifo *fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer);
   int unitAt(NodeInstance instance) {
     auto it = unitIndex.find(flat(instance));
@@ -267,6 +282,7 @@ private:
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   uint64_t nextSeq = 0;
   Cycles now;
+  Ticks ticksPerCycle = 1;
 };
 
 } // namespace
@@ -548,24 +564,86 @@ void Engine::appendRoute(std::vector<Reservable *> &path, const Route &route) {
   }
 }
 
-std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes) {
-  Cycles head = now, tail = now, sendEnd = now;
-  std::optional<Cycles> firstSendEnd;
-  for (Reservable *r : path) {
-    r->bytes += bytes;
-    if (!options.timing)
-      continue;
-    Cycles occupancy = r->bandwidth.cyclesFor(bytes.alignTo(r->granule));
-    Cycles start = std::max(head, r->freeAt);
-    sendEnd = std::max(start + occupancy, tail);
-    r->freeAt = sendEnd;
-    r->busy += occupancy;
-    head = start + r->latency;
-    tail = sendEnd + r->latency;
-    if (!firstSendEnd)
-      firstSendEnd = sendEnd;
+Ticks Engine::occupancyTicks(const Reservable &r, Bytes bytes) const {
+  __int128 scaled = __int128(bytes.alignTo(r.granule).count()) * ticksPerCycle;
+  int64_t rate = r.bandwidth.bytesPerCycle;
+  return Ticks((scaled + rate - 1) / rate);
+}
+
+Ticks Engine::bookFirstFit(Reservable &r, Ticks earliest, Ticks length) {
+  std::map<Ticks, Ticks> &cal = r.calendar;
+  // Intervals over before the present can no longer matter: every
+  // reservation starts at the present or later.
+  Ticks present = now.count() * ticksPerCycle;
+  while (!cal.empty() && cal.begin()->second <= present)
+    cal.erase(cal.begin());
+  Ticks start = earliest;
+  auto next = cal.upper_bound(start);
+  if (next != cal.begin()) {
+    auto before = std::prev(next);
+    start = std::max(start, before->second);
   }
-  return {firstSendEnd.value_or(now), tail};
+  while (next != cal.end() && next->first < start + length) {
+    start = std::max(start, next->second);
+    ++next;
+  }
+  // Insert [start, start + length), merged with touching neighbours so a
+  // saturated resource keeps a single interval.
+  Ticks end = start + length;
+  Ticks first = start;
+  if (next != cal.begin()) {
+    auto before = std::prev(next);
+    if (before->second == start) {
+      first = before->first;
+      cal.erase(before);
+    }
+  }
+  if (next != cal.end() && next->first == end) {
+    end = next->second;
+    cal.erase(next);
+  }
+  cal[first] = end;
+  r.busyTicks += length;
+  return start;
+}
+
+std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes) {
+  for (Reservable *r : path)
+    r->bytes += bytes;
+  if (!options.timing || path.empty())
+    return {now, now};
+  // The transfer moves in chunks of the largest granule on its path, each
+  // chunk cut-through from resource to resource: a chunk starts on a
+  // resource when its head has arrived, the previous chunk has left it and
+  // the resource has a free slot; it holds the resource only for its own
+  // bytes / bandwidth, so a fast resource fed by a slow one stays free for
+  // other transfers in between; it cannot finish before its tail arrived.
+  Bytes chunk(1);
+  for (Reservable *r : path)
+    chunk = std::max(chunk, r->granule);
+  int64_t chunks = std::max<int64_t>(1, (bytes.count() + chunk.count() - 1) / chunk.count());
+  llvm::SmallVector<Ticks, 8> previousEnd(path.size(), 0);
+  const Ticks present = now.count() * ticksPerCycle;
+  Ticks firstSendEnd = present, tail = present;
+  for (int64_t c = 0; c < chunks; ++c) {
+    Bytes size = c + 1 < chunks ? chunk : bytes - chunk * (chunks - 1);
+    Ticks head = present;
+    tail = present;
+    for (size_t i = 0; i < path.size(); ++i) {
+      Reservable *r = path[i];
+      Ticks occupancy = occupancyTicks(*r, size);
+      Ticks start = bookFirstFit(*r, std::max(head, previousEnd[i]), occupancy);
+      Ticks sendEnd = std::max(start + occupancy, tail);
+      previousEnd[i] = start + occupancy;
+      Ticks latency = r->latency.count() * ticksPerCycle;
+      head = start + latency;
+      tail = sendEnd + latency;
+      if (i == 0)
+        firstSendEnd = sendEnd;
+    }
+  }
+  auto toCycles = [&](Ticks t) { return Cycles((t + ticksPerCycle - 1) / ticksPerCycle); };
+  return {toCycles(firstSendEnd), toCycles(tail)};
 }
 
 Fifo *Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer) {
@@ -590,6 +668,27 @@ Fifo *Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer)
   f.producer = unitAt(producer);
   f.consumer = unitAt(consumer);
   return &fifos.emplace(key, std::move(f)).first->second;
+}
+
+void Engine::chooseTicksPerCycle() {
+  // Bounded so that tick counts of long runs stay far from overflow; past
+  // the bound occupancies round up to the tick (a simulator resolution,
+  // not a property of the device).
+  constexpr int64_t kMaxTicksPerCycle = int64_t(1) << 24;
+  int64_t ticks = 1;
+  auto include = [&](int64_t bandwidth) {
+    if (bandwidth <= 0)
+      return;
+    int64_t next = std::lcm(ticks, bandwidth);
+    if (next <= kMaxTicksPerCycle)
+      ticks = next;
+  };
+  for (const Link &l : model.links())
+    include(l.bandwidth.bytesPerCycle);
+  for (NodeId m : model.memories())
+    if (model.node(m).memory.bandwidth)
+      include(model.node(m).memory.bandwidth->bytesPerCycle);
+  ticksPerCycle = ticks;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1179,6 +1278,7 @@ std::string Engine::deadlockReport() {
 SimResult Engine::run(const SymbolData &inputs) {
   if (!createUnits() || !placeSymbols(inputs))
     return {};
+  chooseTicksPerCycle();
   for (unsigned i = 0; i < units.size(); ++i)
     resumeAt(i, Cycles(0));
   while (!events.empty()) {
@@ -1213,10 +1313,13 @@ SimResult Engine::run(const SymbolData &inputs) {
   }
   if (stuck)
     result.deadlock = deadlockReport();
+  auto busyCycles = [&](const Reservable &r) {
+    return Cycles((r.busyTicks + ticksPerCycle - 1) / ticksPerCycle);
+  };
   for (auto &[key, r] : links)
-    result.links.push_back({r.name, r.bytes, r.busy});
+    result.links.push_back({r.name, r.bytes, busyCycles(r)});
   for (auto &[key, r] : ports)
-    result.ports.push_back({r.name, r.bytes, r.busy});
+    result.ports.push_back({r.name, r.bytes, busyCycles(r)});
   if (options.computeValues)
     for (size_t s = 0; s < bundle.symbols.size(); ++s) {
       const Symbol &sym = bundle.symbols[s];
