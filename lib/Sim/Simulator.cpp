@@ -6,13 +6,17 @@
 // schedules its own resumption) or blocks (a FIFO or semaphore wakes it).
 //
 // Transfers follow ArchModel routes. Each link instance and each memory
-// port with a bandwidth is a resource with a reservation horizon; a
-// transfer walks its resources in route order, cut-through: it starts on a
-// resource when its head has arrived and the resource is free, occupies it
-// for ceil(bytes / bandwidth) cycles, and cannot finish sending on a
-// resource before its tail arrived from the previous one. So one transfer
-// alone costs sum(latency) + bytes / min(bandwidth), and users of a shared
-// resource are served first come, first served. The issuing unit is free
+// port with a bandwidth is a resource with a calendar of reserved
+// intervals, in ticks (a fraction of a cycle such that a byte takes whole
+// ticks on every resource). A transfer moves in chunks of the largest
+// granule on its path; each chunk walks the resources in route order,
+// cut-through: it takes the first free slot of bytes / bandwidth on a
+// resource once its head has arrived and the previous chunk has left, and
+// cannot finish there before its tail arrived from the previous resource.
+// So one transfer alone costs sum(latency) + bytes / min(bandwidth), users
+// of a shared resource are served first come, first served chunk by chunk,
+// and a wide resource fed by a slow stream is free between the stream's
+// chunks (a DMA trickling into a scratchpad does not lock its port). The issuing unit is free
 // once its data has left the first resource of the path (a DMA engine
 // queues descriptors, a load unit pipelines reads); the rest of the path
 // proceeds on its own and the data lands (memory write, FIFO arrival) when
@@ -615,16 +619,21 @@ std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Byt
   // The transfer moves in chunks of the largest granule on its path, each
   // chunk cut-through from resource to resource: a chunk starts on a
   // resource when its head has arrived, the previous chunk has left it and
+  // the next resource has taken the previous chunk (one chunk of buffering
+  // between hops besides the link's latency in flight, so the stream runs
+  // at its slowest resource's pace all along the path) and
   // the resource has a free slot; it holds the resource only for its own
-  // bytes / bandwidth, so a fast resource fed by a slow one stays free for
-  // other transfers in between; it cannot finish before its tail arrived.
+  // bytes / bandwidth, so a fast resource fed by a slow stream stays free
+  // for other transfers in between; it cannot finish before its tail
+  // arrived.
   Bytes chunk(1);
   for (Reservable *r : path)
     chunk = std::max(chunk, r->granule);
   int64_t chunks = std::max<int64_t>(1, (bytes.count() + chunk.count() - 1) / chunk.count());
-  llvm::SmallVector<Ticks, 8> previousEnd(path.size(), 0);
   const Ticks present = now.count() * ticksPerCycle;
-  Ticks firstSendEnd = present, tail = present;
+  llvm::SmallVector<Ticks, 8> previousEnd(path.size(), present),
+      previousStart(path.size(), present);
+  Ticks firstStart = present, tail = present;
   for (int64_t c = 0; c < chunks; ++c) {
     Bytes size = c + 1 < chunks ? chunk : bytes - chunk * (chunks - 1);
     Ticks head = present;
@@ -632,18 +641,27 @@ std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Byt
     for (size_t i = 0; i < path.size(); ++i) {
       Reservable *r = path[i];
       Ticks occupancy = occupancyTicks(*r, size);
-      Ticks start = bookFirstFit(*r, std::max(head, previousEnd[i]), occupancy);
+      Ticks latency = r->latency.count() * ticksPerCycle;
+      Ticks earliest = std::max(head, previousEnd[i]);
+      if (i + 1 < path.size())
+        earliest = std::max(earliest, previousStart[i + 1] - latency);
+      Ticks start = bookFirstFit(*r, earliest, occupancy);
       Ticks sendEnd = std::max(start + occupancy, tail);
       previousEnd[i] = start + occupancy;
-      Ticks latency = r->latency.count() * ticksPerCycle;
+      previousStart[i] = start;
       head = start + latency;
       tail = sendEnd + latency;
-      if (i == 0)
-        firstSendEnd = sendEnd;
+      if (c == 0 && i == 0)
+        firstStart = start;
     }
   }
+  // The issuing unit hands the bytes to the first resource at that
+  // resource's rate (a DMA engine queues the rest of the transfer, a load
+  // unit pipelines its reads); the pace of the rest of the path is not its
+  // own.
+  Ticks issued = firstStart + occupancyTicks(*path.front(), bytes);
   auto toCycles = [&](Ticks t) { return Cycles((t + ticksPerCycle - 1) / ticksPerCycle); };
-  return {toCycles(firstSendEnd), toCycles(tail)};
+  return {toCycles(issued), toCycles(tail)};
 }
 
 Fifo *Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer) {
