@@ -10,7 +10,10 @@
 // innermost dimension shrinks in steps of an alignment unit — a whole
 // number of vectors whose bytes are a whole number of transfer granules —
 // so every partial row stays granule aligned. Reduced dimensions are never
-// shrunk. The result is the `tile` decision on the outer pipeline, with
+// shrunk. A tile that fits is then cut down, outermost dimension only, to
+// the fewest rows whose transfer still covers the latency of the load and
+// store routes (a larger one only lengthens the pipeline's fill and
+// drain). The result is the `tile` decision on the outer pipeline, with
 // `loop_order` (outermost dimension first: row-major, contiguous rows for
 // the DMA) and the number of tiles per dimension (the last may be partial).
 //
@@ -43,6 +46,42 @@ static SmallVector<int64_t> shareOf(GroupOp group, PipelineOp pipeline) {
       share[dim.getInt()] = *llvm::max_element(shares.asArrayRef());
   }
   return share;
+}
+
+/// Rows of `tile` whose bytes take, on the slowest link of the load and
+/// store routes between global memory and the compute unit, at least the
+/// two routes' latencies; nullopt when the routes are not known.
+static std::optional<int64_t> rowsCoveringLatency(GroupOp group, StageOp compute,
+                                                  const ArchModel &model,
+                                                  ArrayRef<int64_t> tile) {
+  auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(compute, "unit"));
+  std::optional<NodeId> unit = unitName ? model.lookupNode(unitName) : std::nullopt;
+  std::optional<Placement> placement = findPlacement(model, group.getLoc());
+  if (!unit || !placement)
+    return std::nullopt;
+  NodeInstance computeInstance{*unit, 0};
+  std::optional<Route> load = model.routeFrom(placement->global, computeInstance);
+  std::optional<Route> store = model.routeTo(computeInstance, placement->global);
+  if (!load || !store)
+    return std::nullopt;
+  Cycles latency(0);
+  int64_t slowest = INT64_MAX;
+  for (const Route *route : {&*load, &*store})
+    for (const Hop &hop : route->hops) {
+      const Link &link = model.link(hop.link.link);
+      latency += link.latency;
+      slowest = std::min(slowest, link.bandwidth.bytesPerCycle);
+    }
+  if (slowest == INT64_MAX || slowest <= 0)
+    return std::nullopt;
+  int64_t rowElements = 1;
+  for (int64_t extent : tile.drop_front())
+    rowElements *= extent;
+  Bytes rowBytes = toBytes(Elements(rowElements), elementSize(group.getElementType()));
+  if (rowBytes.count() <= 0)
+    return std::nullopt;
+  int64_t needed = latency.count() * slowest;
+  return std::max<int64_t>(1, (needed + rowBytes.count() - 1) / rowBytes.count());
 }
 
 static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
@@ -110,6 +149,20 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
            << group.getSymName() << " fits the scratchpad budget; smallest tile " << shape
            << ":" << detail;
   }
+  // No larger than the pipeline needs: nothing overlaps the first tile's
+  // load (fill) and the last tile's store (drain), so a tile far larger
+  // than necessary only lengthens them. The pipeline keeps its links busy
+  // when a tile's transfer takes at least the latency of the load route
+  // plus that of the store route (the DMA releases and refills a buffer
+  // across both); shrink the outermost dimension to the fewest rows whose
+  // bytes need that long on the routes' slowest link.
+  if (rank > 0 && !llvm::is_contained(group.getReduceDims(), int64_t(0)) &&
+      llvm::equal(ArrayRef<int64_t>(tile).drop_front(), ArrayRef<int64_t>(share).drop_front()))
+    if (std::optional<int64_t> rows = rowsCoveringLatency(group, compute, model, tile)) {
+      // As many tiles as fit whole covers, the rows spread evenly over them.
+      int64_t count = std::max<int64_t>(1, share[0] / *rows);
+      tile[0] = std::min(tile[0], (share[0] + count - 1) / count);
+    }
   Builder b(group.getContext());
   SmallVector<int64_t> counts, order;
   for (int64_t d = 0; d < rank; ++d) {
