@@ -10,9 +10,10 @@
 // intervals, in ticks (a fraction of a cycle such that a byte takes whole
 // ticks on every resource). A transfer moves in chunks of the largest
 // granule on its path; each chunk walks the resources in route order,
-// cut-through: it takes the first free slot of bytes / bandwidth on a
-// resource once its head has arrived and the previous chunk has left, and
-// cannot finish there before its tail arrived from the previous resource.
+// cut-through: it takes the first bytes / bandwidth of free time on a
+// resource (gaps shorter than that included) once its head has arrived,
+// the previous chunk has left and the next resource has taken the previous
+// chunk (back-pressure), and cannot finish there before its tail arrived.
 // So one transfer alone costs sum(latency) + bytes / min(bandwidth), users
 // of a shared resource are served first come, first served chunk by chunk,
 // and a wide resource fed by a slow stream is free between the stream's
@@ -38,6 +39,7 @@
 
 #include <deque>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <queue>
 #include <unordered_map>
@@ -193,9 +195,10 @@ private:
   std::pair<Cycles, Cycles> reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes);
   /// Ticks `bytes` occupy `r` (rounded up to its granule).
   Ticks occupancyTicks(const Reservable &r, Bytes bytes) const;
-  /// Books the first free slot of `length` ticks at or after `earliest` in
-  /// the calendar of `r`; returns its start.
-  Ticks bookFirstFit(Reservable &r, Ticks earliest, Ticks length);
+  /// Books `length` ticks of `r`'s free time from `earliest` on, in as
+  /// many pieces as the calendar's gaps need; returns when the first piece
+  /// starts and the last ends.
+  std::pair<Ticks, Ticks> book(Reservable &r, Ticks earliest, Ticks length);
   /// Picks the tick: the least common multiple of every bandwidth in the
   /// model, so a byte takes a whole number of ticks on every resource.
   void chooseTicksPerCycle();
@@ -574,41 +577,56 @@ Ticks Engine::occupancyTicks(const Reservable &r, Bytes bytes) const {
   return Ticks((scaled + rate - 1) / rate);
 }
 
-Ticks Engine::bookFirstFit(Reservable &r, Ticks earliest, Ticks length) {
+std::pair<Ticks, Ticks> Engine::book(Reservable &r, Ticks earliest, Ticks length) {
   std::map<Ticks, Ticks> &cal = r.calendar;
   // Intervals over before the present can no longer matter: every
   // reservation starts at the present or later.
   Ticks present = now.count() * ticksPerCycle;
   while (!cal.empty() && cal.begin()->second <= present)
     cal.erase(cal.begin());
-  Ticks start = earliest;
-  auto next = cal.upper_bound(start);
-  if (next != cal.begin()) {
-    auto before = std::prev(next);
-    start = std::max(start, before->second);
-  }
-  while (next != cal.end() && next->first < start + length) {
-    start = std::max(start, next->second);
-    ++next;
-  }
-  // Insert [start, start + length), merged with touching neighbours so a
-  // saturated resource keeps a single interval.
-  Ticks end = start + length;
-  Ticks first = start;
-  if (next != cal.begin()) {
-    auto before = std::prev(next);
-    if (before->second == start) {
-      first = before->first;
-      cal.erase(before);
+  // Collect the free pieces from `earliest` on until they add up to
+  // `length`: a resource serves whatever is waiting whenever it is free,
+  // so a transfer also uses gaps shorter than itself.
+  llvm::SmallVector<std::pair<Ticks, Ticks>, 4> pieces;
+  Ticks t = earliest, remaining = length;
+  auto next = cal.upper_bound(t);
+  if (next != cal.begin())
+    t = std::max(t, std::prev(next)->second);
+  while (remaining > 0) {
+    Ticks gapEnd = next == cal.end() ? std::numeric_limits<Ticks>::max() : next->first;
+    if (gapEnd > t) {
+      Ticks take = std::min(gapEnd - t, remaining);
+      pieces.push_back({t, t + take});
+      remaining -= take;
+      t += take;
+    }
+    if (remaining > 0) {
+      t = std::max(t, next->second);
+      ++next;
     }
   }
-  if (next != cal.end() && next->first == end) {
-    end = next->second;
-    cal.erase(next);
+  for (auto [from, to] : pieces) {
+    // Insert [from, to), merged with touching neighbours so a saturated
+    // resource keeps a single interval.
+    Ticks first = from, last = to;
+    auto after = cal.lower_bound(from);
+    if (after != cal.begin()) {
+      auto before = std::prev(after);
+      if (before->second == from) {
+        first = before->first;
+        cal.erase(before);
+      }
+    }
+    if (after != cal.end() && after->first == to) {
+      last = after->second;
+      cal.erase(after);
+    }
+    cal[first] = last;
   }
-  cal[first] = end;
   r.busyTicks += length;
-  return start;
+  if (pieces.empty())
+    return {earliest, earliest};
+  return {pieces.front().first, pieces.back().second};
 }
 
 std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes) {
@@ -645,9 +663,9 @@ std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Byt
       Ticks earliest = std::max(head, previousEnd[i]);
       if (i + 1 < path.size())
         earliest = std::max(earliest, previousStart[i + 1] - latency);
-      Ticks start = bookFirstFit(*r, earliest, occupancy);
-      Ticks sendEnd = std::max(start + occupancy, tail);
-      previousEnd[i] = start + occupancy;
+      auto [start, end] = book(*r, earliest, occupancy);
+      Ticks sendEnd = std::max(end, tail);
+      previousEnd[i] = end;
       previousStart[i] = start;
       head = start + latency;
       tail = sendEnd + latency;

@@ -293,6 +293,36 @@ instances {1}
   EXPECT_LE(two.totalCycles.count(), one.totalCycles.count() + 1);
 }
 
+TEST_F(SimulatorTest, StreamsShareAPortWithoutWastingItsGaps) {
+  // Core 0 reads 4096 bytes from @g while core 1 writes 4096 bytes to it;
+  // @g's port (96 B/cycle) is shared and slower than the two 64 B/cycle
+  // links together, so it bounds both: 8192 / 96 cycles plus the route's
+  // latency. Each stream leaves a third of every port cycle free; the
+  // other stream must be able to use those gaps even though one of its
+  // granules needs two thirds of a cycle. Until the write's first bytes
+  // reach the port (its route's latency) the read alone leaves a third of
+  // the port idle, which no schedule recovers. Wasting the gaps would
+  // serialise the streams: at least 64 + 64 cycles.
+  auto model = parseArch(deviceText(2, 96, 4));
+  ASSERT_TRUE(model);
+  SimResult r = run(assemble(R"(ktdc 1
+device test
+symbol $A f16 2048 in
+symbol $B f16 2048 out
+program @dma
+instances 0
+  copy @s, $A, run 4096
+program @dma
+instances 1
+  copy $B, @s, run 4096
+)"),
+                    *model);
+  const int64_t latency = 10 + 1, bytes = 2 * 4096, port = 96;
+  const int64_t idleBeforeWrite = (latency + 2) / 3;
+  EXPECT_LE(r.totalCycles.count(), latency + (bytes + port - 1) / port + idleBeforeWrite + 1);
+  EXPECT_GE(r.totalCycles.count(), latency + bytes / port);
+}
+
 TEST_F(SimulatorTest, SlowStreamLeavesAWideResourceFreeBetweenItsChunks) {
   // The DMA fills @s at 64 B/cycle (its link) through @s's port of 256
   // B/cycle while the load unit reads @s through the same port: the DMA
