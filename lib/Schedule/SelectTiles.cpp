@@ -13,7 +13,8 @@
 // shrunk. A tile that fits is then cut down, outermost dimension only, to
 // the fewest rows whose transfer still covers the latency of the load and
 // store routes (a larger one only lengthens the pipeline's fill and
-// drain). The result is the `tile` decision on the outer pipeline, with
+// drain), and no fewer than balance the per-tile reload of buffers that do
+// not grow with the rows (broadcast operands). The result is the `tile` decision on the outer pipeline, with
 // `loop_order` (outermost dimension first: row-major, contiguous rows for
 // the DMA) and the number of tiles per dimension (the last may be partial).
 //
@@ -23,6 +24,7 @@
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace ktflow::ktsched {
@@ -82,6 +84,35 @@ static std::optional<int64_t> rowsCoveringLatency(GroupOp group, StageOp compute
     return std::nullopt;
   int64_t needed = latency.count() * slowest;
   return std::max<int64_t>(1, (needed + rowBytes.count() - 1) / rowBytes.count());
+}
+
+/// Buffers that do not grow with the outermost dimension (a broadcast row
+/// or scalar) are loaded again for every tile, so fewer rows per tile cost
+/// more of their traffic while they shorten fill and drain (two tiles'
+/// transfers). The rows balancing the two, sqrt(share * invariant bytes /
+/// (2 * bytes per row)); 1 when there is no such buffer.
+static int64_t rowsAmortisingInvariants(GroupOp group, const ArchModel &model,
+                                        ArrayRef<int64_t> tile, int64_t shareRows) {
+  SmallVector<int64_t> one(tile), two(tile);
+  one[0] = 1;
+  two[0] = 2;
+  int64_t invariant = 0, perRow = 0;
+  for (BufferOp buffer : groupBuffers(group)) {
+    std::optional<NodeId> memory =
+        model.lookupNode(buffer->getAttrOfType<StringAttr>("memory").getValue());
+    if (!memory)
+      continue;
+    Bytes granule = memoryGranule(model, *memory);
+    Bytes atOne = bufferBytes(buffer, one, granule), atTwo = bufferBytes(buffer, two, granule);
+    if (atOne == atTwo)
+      invariant += atOne.count();
+    else
+      perRow = std::max(perRow, (atTwo - atOne).count());
+  }
+  if (invariant == 0 || perRow == 0)
+    return 1;
+  double rows = std::sqrt(double(shareRows) * double(invariant) / (2.0 * double(perRow)));
+  return std::max<int64_t>(1, int64_t(std::ceil(rows)));
 }
 
 static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
@@ -159,8 +190,9 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   if (rank > 0 && !llvm::is_contained(group.getReduceDims(), int64_t(0)) &&
       llvm::equal(ArrayRef<int64_t>(tile).drop_front(), ArrayRef<int64_t>(share).drop_front()))
     if (std::optional<int64_t> rows = rowsCoveringLatency(group, compute, model, tile)) {
+      int64_t needed = std::max(*rows, rowsAmortisingInvariants(group, model, tile, share[0]));
       // As many tiles as fit whole covers, the rows spread evenly over them.
-      int64_t count = std::max<int64_t>(1, share[0] / *rows);
+      int64_t count = std::max<int64_t>(1, share[0] / needed);
       tile[0] = std::min(tile[0], (share[0] + count - 1) / count);
     }
   Builder b(group.getContext());
