@@ -1,4 +1,4 @@
-//===- SelectTiles.cpp - largest tiles that fit the scratchpad budget -----===//
+//===- SelectTiles.cpp - tiles that fit the budget, no larger than needed -===//
 //
 // Strategy (heuristic): a tile is the part of one sub-core's share that the
 // outer pipeline moves per step. Start from the whole share; while the
