@@ -1,4 +1,4 @@
-//===- SelectTiles.cpp - largest tiles that fit the scratchpad budget -----===//
+//===- SelectTiles.cpp - tiles that fit the budget, no larger than needed -===//
 //
 // Strategy (heuristic): a tile is the part of one sub-core's share that the
 // outer pipeline moves per step. Start from the whole share; while the
@@ -12,7 +12,12 @@
 // so every partial row stays granule aligned. Reduced dimensions are never
 // shrunk; the dimension a reduction's results run along shrinks in whole
 // granules of global memory's transfers, so every tile's results are one
-// legal DMA run. The result is the `tile` decision on the outer pipeline, with
+// legal DMA run. A tile that fits is then cut down, outermost dimension
+// only, to the fewest rows whose transfer still covers the latency of the
+// load and store routes (a larger one only lengthens the pipeline's fill
+// and drain), and no fewer than balance the per-tile reload of buffers that
+// do not grow with the rows (broadcast operands). The result is the `tile`
+// decision on the outer pipeline, with
 // `loop_order` (outermost dimension first: row-major, contiguous rows for
 // the DMA) and the number of tiles per dimension (the last may be partial).
 //
@@ -22,6 +27,7 @@
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace ktflow::ktsched {
@@ -45,6 +51,71 @@ static SmallVector<int64_t> shareOf(GroupOp group, PipelineOp pipeline) {
       share[dim.getInt()] = *llvm::max_element(shares.asArrayRef());
   }
   return share;
+}
+
+/// Rows of `tile` whose bytes take, on the slowest link of the load and
+/// store routes between global memory and the compute unit, at least the
+/// two routes' latencies; nullopt when the routes are not known.
+static std::optional<int64_t> rowsCoveringLatency(GroupOp group, StageOp compute,
+                                                  const ArchModel &model,
+                                                  ArrayRef<int64_t> tile) {
+  auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(compute, "unit"));
+  std::optional<NodeId> unit = unitName ? model.lookupNode(unitName) : std::nullopt;
+  std::optional<Placement> placement = findPlacement(model, group.getLoc());
+  if (!unit || !placement)
+    return std::nullopt;
+  NodeInstance computeInstance{*unit, 0};
+  std::optional<Route> load = model.routeFrom(placement->global, computeInstance);
+  std::optional<Route> store = model.routeTo(computeInstance, placement->global);
+  if (!load || !store)
+    return std::nullopt;
+  Cycles latency(0);
+  int64_t slowest = INT64_MAX;
+  for (const Route *route : {&*load, &*store})
+    for (const Hop &hop : route->hops) {
+      const Link &link = model.link(hop.link.link);
+      latency += link.latency;
+      slowest = std::min(slowest, link.bandwidth.bytesPerCycle);
+    }
+  if (slowest == INT64_MAX || slowest <= 0)
+    return std::nullopt;
+  int64_t rowElements = 1;
+  for (int64_t extent : tile.drop_front())
+    rowElements *= extent;
+  Bytes rowBytes = toBytes(Elements(rowElements), elementSize(group.getElementType()));
+  if (rowBytes.count() <= 0)
+    return std::nullopt;
+  int64_t needed = latency.count() * slowest;
+  return std::max<int64_t>(1, (needed + rowBytes.count() - 1) / rowBytes.count());
+}
+
+/// Buffers that do not grow with the outermost dimension (a broadcast row
+/// or scalar) are loaded again for every tile, so fewer rows per tile cost
+/// more of their traffic while they shorten fill and drain (two tiles'
+/// transfers). The rows balancing the two, sqrt(share * invariant bytes /
+/// (2 * bytes per row)); 1 when there is no such buffer.
+static int64_t rowsAmortisingInvariants(GroupOp group, const ArchModel &model,
+                                        ArrayRef<int64_t> tile, int64_t shareRows) {
+  SmallVector<int64_t> one(tile), two(tile);
+  one[0] = 1;
+  two[0] = 2;
+  int64_t invariant = 0, perRow = 0;
+  for (BufferOp buffer : groupBuffers(group)) {
+    std::optional<NodeId> memory =
+        model.lookupNode(buffer->getAttrOfType<StringAttr>("memory").getValue());
+    if (!memory)
+      continue;
+    Bytes granule = memoryGranule(model, *memory);
+    Bytes atOne = bufferBytes(buffer, one, granule), atTwo = bufferBytes(buffer, two, granule);
+    if (atOne == atTwo)
+      invariant += atOne.count();
+    else
+      perRow = std::max(perRow, (atTwo - atOne).count());
+  }
+  if (invariant == 0 || perRow == 0)
+    return 1;
+  double rows = std::sqrt(double(shareRows) * double(invariant) / (2.0 * double(perRow)));
+  return std::max<int64_t>(1, int64_t(std::ceil(rows)));
 }
 
 static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
@@ -155,6 +226,25 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
            << group.getSymName() << " fits the scratchpad budget; smallest tile " << shape
            << ":" << detail;
   }
+  // No larger than the pipeline needs: nothing overlaps the first tile's
+  // load (fill) and the last tile's store (drain), so a tile far larger
+  // than necessary only lengthens them. The pipeline keeps its links busy
+  // when a tile's transfer takes at least the latency of the load route
+  // plus that of the store route (the DMA releases and refills a buffer
+  // across both); shrink the outermost dimension to the fewest rows whose
+  // bytes need that long on the routes' slowest link.
+  if (rank > 0 && !llvm::is_contained(group.getReduceDims(), int64_t(0)) &&
+      llvm::equal(ArrayRef<int64_t>(tile).drop_front(), ArrayRef<int64_t>(share).drop_front()))
+    if (std::optional<int64_t> rows = rowsCoveringLatency(group, compute, model, tile)) {
+      int64_t needed = std::max(*rows, rowsAmortisingInvariants(group, model, tile, share[0]));
+      // As many tiles as fit whole covers, the rows spread evenly over them.
+      int64_t count = std::max<int64_t>(1, share[0] / needed);
+      int64_t fitted = tile[0];
+      tile[0] = std::min(fitted, (share[0] + count - 1) / count);
+      // A reduction's results along the rows stay whole granules per tile.
+      if (resultDim == 0 && resultGranule > 1)
+        tile[0] = std::min<int64_t>(fitted, llvm::alignTo(tile[0], resultGranule));
+    }
   Builder b(group.getContext());
   SmallVector<int64_t> counts, order;
   for (int64_t d = 0; d < rank; ++d) {

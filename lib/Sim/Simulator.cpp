@@ -6,13 +6,18 @@
 // schedules its own resumption) or blocks (a FIFO or semaphore wakes it).
 //
 // Transfers follow ArchModel routes. Each link instance and each memory
-// port with a bandwidth is a resource with a reservation horizon; a
-// transfer walks its resources in route order, cut-through: it starts on a
-// resource when its head has arrived and the resource is free, occupies it
-// for ceil(bytes / bandwidth) cycles, and cannot finish sending on a
-// resource before its tail arrived from the previous one. So one transfer
-// alone costs sum(latency) + bytes / min(bandwidth), and users of a shared
-// resource are served first come, first served. The issuing unit is free
+// port with a bandwidth is a resource with a calendar of reserved
+// intervals, in ticks (a fraction of a cycle such that a byte takes whole
+// ticks on every resource). A transfer moves in chunks of the largest
+// granule on its path; each chunk walks the resources in route order,
+// cut-through: it takes the first bytes / bandwidth of free time on a
+// resource (gaps shorter than that included) once its head has arrived,
+// the previous chunk has left and the next resource has taken the previous
+// chunk (back-pressure), and cannot finish there before its tail arrived.
+// So one transfer alone costs sum(latency) + bytes / min(bandwidth), users
+// of a shared resource are served first come, first served chunk by chunk,
+// and a wide resource fed by a slow stream is free between the stream's
+// chunks (a DMA trickling into a scratchpad does not lock its port). The issuing unit is free
 // once its data has left the first resource of the path (a DMA engine
 // queues descriptors, a load unit pipelines reads); the rest of the path
 // proceeds on its own and the data lands (memory write, FIFO arrival) when
@@ -34,6 +39,8 @@
 
 #include <deque>
 #include <functional>
+#include <limits>
+#include <numeric>
 #include <queue>
 #include <unordered_map>
 
@@ -45,15 +52,21 @@ using llvm::StringRef;
 
 namespace {
 
-/// A link instance or a memory port: what transfers reserve.
+/// Simulated time in ticks, a fraction of a cycle fine enough that every
+/// resource's time per byte is a whole number of ticks (see ticksPerCycle).
+using Ticks = int64_t;
+
+/// A link instance or a memory port: what transfers reserve. Its calendar
+/// holds the busy intervals [start, end) in ticks that transfers reserved,
+/// so a later transfer can use the gaps an earlier, slower stream leaves.
 struct Reservable {
   std::string name;
   Bandwidth bandwidth;
   Cycles latency;
   Bytes granule{1};
-  Cycles freeAt;
+  std::map<Ticks, Ticks> calendar;
   Bytes bytes;
-  Cycles busy;
+  Ticks busyTicks = 0;
 };
 
 struct Message {
@@ -180,6 +193,15 @@ private:
   /// has left the first resource (the issuing unit is free again) and when
   /// its tail arrives at the end of the path.
   std::pair<Cycles, Cycles> reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes);
+  /// Ticks `bytes` occupy `r` (rounded up to its granule).
+  Ticks occupancyTicks(const Reservable &r, Bytes bytes) const;
+  /// Books `length` ticks of `r`'s free time from `earliest` on, in as
+  /// many pieces as the calendar's gaps need; returns when the first piece
+  /// starts and the last ends.
+  std::pair<Ticks, Ticks> book(Reservable &r, Ticks earliest, Ticks length);
+  /// Picks the tick: the least common multiple of every bandwidth in the
+  /// model, so a byte takes a whole number of ticks on every resource.
+  void chooseTicksPerCycle();
   Fifo *fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer);
   int unitAt(NodeInstance instance) {
     auto it = unitIndex.find(flat(instance));
@@ -267,6 +289,7 @@ private:
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   uint64_t nextSeq = 0;
   Cycles now;
+  Ticks ticksPerCycle = 1;
 };
 
 } // namespace
@@ -548,24 +571,115 @@ void Engine::appendRoute(std::vector<Reservable *> &path, const Route &route) {
   }
 }
 
-std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes) {
-  Cycles head = now, tail = now, sendEnd = now;
-  std::optional<Cycles> firstSendEnd;
-  for (Reservable *r : path) {
-    r->bytes += bytes;
-    if (!options.timing)
-      continue;
-    Cycles occupancy = r->bandwidth.cyclesFor(bytes.alignTo(r->granule));
-    Cycles start = std::max(head, r->freeAt);
-    sendEnd = std::max(start + occupancy, tail);
-    r->freeAt = sendEnd;
-    r->busy += occupancy;
-    head = start + r->latency;
-    tail = sendEnd + r->latency;
-    if (!firstSendEnd)
-      firstSendEnd = sendEnd;
+Ticks Engine::occupancyTicks(const Reservable &r, Bytes bytes) const {
+  __int128 scaled = __int128(bytes.alignTo(r.granule).count()) * ticksPerCycle;
+  int64_t rate = r.bandwidth.bytesPerCycle;
+  return Ticks((scaled + rate - 1) / rate);
+}
+
+std::pair<Ticks, Ticks> Engine::book(Reservable &r, Ticks earliest, Ticks length) {
+  std::map<Ticks, Ticks> &cal = r.calendar;
+  // Intervals over before the present can no longer matter: every
+  // reservation starts at the present or later.
+  Ticks present = now.count() * ticksPerCycle;
+  while (!cal.empty() && cal.begin()->second <= present)
+    cal.erase(cal.begin());
+  // Collect the free pieces from `earliest` on until they add up to
+  // `length`: a resource serves whatever is waiting whenever it is free,
+  // so a transfer also uses gaps shorter than itself.
+  llvm::SmallVector<std::pair<Ticks, Ticks>, 4> pieces;
+  Ticks t = earliest, remaining = length;
+  auto next = cal.upper_bound(t);
+  if (next != cal.begin())
+    t = std::max(t, std::prev(next)->second);
+  while (remaining > 0) {
+    Ticks gapEnd = next == cal.end() ? std::numeric_limits<Ticks>::max() : next->first;
+    if (gapEnd > t) {
+      Ticks take = std::min(gapEnd - t, remaining);
+      pieces.push_back({t, t + take});
+      remaining -= take;
+      t += take;
+    }
+    if (remaining > 0) {
+      t = std::max(t, next->second);
+      ++next;
+    }
   }
-  return {firstSendEnd.value_or(now), tail};
+  for (auto [from, to] : pieces) {
+    // Insert [from, to), merged with touching neighbours so a saturated
+    // resource keeps a single interval.
+    Ticks first = from, last = to;
+    auto after = cal.lower_bound(from);
+    if (after != cal.begin()) {
+      auto before = std::prev(after);
+      if (before->second == from) {
+        first = before->first;
+        cal.erase(before);
+      }
+    }
+    if (after != cal.end() && after->first == to) {
+      last = after->second;
+      cal.erase(after);
+    }
+    cal[first] = last;
+  }
+  r.busyTicks += length;
+  if (pieces.empty())
+    return {earliest, earliest};
+  return {pieces.front().first, pieces.back().second};
+}
+
+std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes) {
+  for (Reservable *r : path)
+    r->bytes += bytes;
+  if (!options.timing || path.empty())
+    return {now, now};
+  // The transfer moves in chunks of the largest granule on its path, each
+  // chunk cut-through from resource to resource: a chunk starts on a
+  // resource when its head has arrived, the previous chunk has left it and
+  // the next resource has taken the previous chunk (one chunk of buffering
+  // between hops besides the link's latency in flight, so the stream runs
+  // at its slowest resource's pace all along the path) and
+  // the resource has a free slot; it holds the resource only for its own
+  // bytes / bandwidth, so a fast resource fed by a slow stream stays free
+  // for other transfers in between; it cannot finish before its tail
+  // arrived.
+  Bytes chunk(1);
+  for (Reservable *r : path)
+    chunk = std::max(chunk, r->granule);
+  int64_t chunks = std::max<int64_t>(1, (bytes.count() + chunk.count() - 1) / chunk.count());
+  const Ticks present = now.count() * ticksPerCycle;
+  llvm::SmallVector<Ticks, 8> previousEnd(path.size(), present),
+      previousStart(path.size(), present);
+  Ticks firstStart = present, tail = present;
+  for (int64_t c = 0; c < chunks; ++c) {
+    Bytes size = c + 1 < chunks ? chunk : bytes - chunk * (chunks - 1);
+    Ticks head = present;
+    tail = present;
+    for (size_t i = 0; i < path.size(); ++i) {
+      Reservable *r = path[i];
+      Ticks occupancy = occupancyTicks(*r, size);
+      Ticks latency = r->latency.count() * ticksPerCycle;
+      Ticks earliest = std::max(head, previousEnd[i]);
+      if (i + 1 < path.size())
+        earliest = std::max(earliest, previousStart[i + 1] - latency);
+      auto [start, end] = book(*r, earliest, occupancy);
+      Ticks sendEnd = std::max(end, tail);
+      previousEnd[i] = end;
+      previousStart[i] = start;
+      head = start + latency;
+      tail = sendEnd + latency;
+      if (c == 0 && i == 0)
+        firstStart = start;
+    }
+  }
+  // The issuing unit hands the bytes to the first resource at that
+  // resource's rate (a DMA engine queues the rest of the transfer, a load
+  // unit pipelines its reads); the pace of the rest of the path is not its
+  // own.
+  Ticks issued = firstStart + occupancyTicks(*path.front(), bytes);
+  auto toCycles = [&](Ticks t) { return Cycles((t + ticksPerCycle - 1) / ticksPerCycle); };
+  return {toCycles(issued), toCycles(tail)};
 }
 
 Fifo *Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer) {
@@ -590,6 +704,27 @@ Fifo *Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer)
   f.producer = unitAt(producer);
   f.consumer = unitAt(consumer);
   return &fifos.emplace(key, std::move(f)).first->second;
+}
+
+void Engine::chooseTicksPerCycle() {
+  // Bounded so that tick counts of long runs stay far from overflow; past
+  // the bound occupancies round up to the tick (a simulator resolution,
+  // not a property of the device).
+  constexpr int64_t kMaxTicksPerCycle = int64_t(1) << 24;
+  int64_t ticks = 1;
+  auto include = [&](int64_t bandwidth) {
+    if (bandwidth <= 0)
+      return;
+    int64_t next = std::lcm(ticks, bandwidth);
+    if (next <= kMaxTicksPerCycle)
+      ticks = next;
+  };
+  for (const Link &l : model.links())
+    include(l.bandwidth.bytesPerCycle);
+  for (NodeId m : model.memories())
+    if (model.node(m).memory.bandwidth)
+      include(model.node(m).memory.bandwidth->bytesPerCycle);
+  ticksPerCycle = ticks;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1179,6 +1314,7 @@ std::string Engine::deadlockReport() {
 SimResult Engine::run(const SymbolData &inputs) {
   if (!createUnits() || !placeSymbols(inputs))
     return {};
+  chooseTicksPerCycle();
   for (unsigned i = 0; i < units.size(); ++i)
     resumeAt(i, Cycles(0));
   while (!events.empty()) {
@@ -1213,10 +1349,13 @@ SimResult Engine::run(const SymbolData &inputs) {
   }
   if (stuck)
     result.deadlock = deadlockReport();
+  auto busyCycles = [&](const Reservable &r) {
+    return Cycles((r.busyTicks + ticksPerCycle - 1) / ticksPerCycle);
+  };
   for (auto &[key, r] : links)
-    result.links.push_back({r.name, r.bytes, r.busy});
+    result.links.push_back({r.name, r.bytes, busyCycles(r)});
   for (auto &[key, r] : ports)
-    result.ports.push_back({r.name, r.bytes, r.busy});
+    result.ports.push_back({r.name, r.bytes, busyCycles(r)});
   if (options.computeValues)
     for (size_t s = 0; s < bundle.symbols.size(); ++s) {
       const Symbol &sym = bundle.symbols[s];

@@ -62,7 +62,7 @@ def SplitInstances : ArchPass<"ktsched-split"> {
 }
 
 def SelectTiles : ArchPass<"ktsched-select-tiles"> {
-  let summary = "Largest tiles whose buffers fit the scratchpad budget";
+  let summary = "Tiles whose buffers fit the scratchpad budget, no larger than the pipeline needs";
   let options = archOptions;
 }
 

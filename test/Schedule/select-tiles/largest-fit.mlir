@@ -2,10 +2,9 @@
 // of every memory (usable capacity / sub-cores sharing it): outer
 // dimensions shrink first; the innermost one only in whole vectors that
 // are whole granules. A share that fits is taken whole.
-// big_rows (2 buffers of f16 rows of 2048 bytes):
-//   sample: 126976 bytes per sub-core -> 15 rows (4 * 15 * 2048 = 122880)
-//   spyre:  811008 bytes per corelet  -> 99 rows (4 * 99 * 2048 = 811008)
-//   deep:   131072 bytes of L1        -> 16 rows (4 * 16 * 2048 = 131072)
+// big_rows (2 buffers of f16 rows of 2048 bytes): the largest fits
+// (sample 15 rows, spyre 99, deep 16) are then cut to the rows that cover
+// the routes' latency (covers-latency.mlir): 2, 8 and 6 rows.
 // wide_row (one row of 65536 f16 = 128 KiB per buffer):
 //   sample: 15872 elements (31744 bytes, a multiple of 32 lanes and 64 B)
 //   spyre:  the whole row fits (2 corelets share 1622016 bytes)
@@ -18,9 +17,9 @@
 // RUN: ktflow-opt %S/../Inputs/wide_row.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_tiles | FileCheck %s --check-prefix=WIDE-DEEP
 // RUN: ktflow-opt %S/../Inputs/relu_rows.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_tiles | FileCheck %s --check-prefix=WHOLE
 // BIG-SAMPLE: loop_order = #ktsched.decision<array<i64: 0, 1>, "heuristic">
-// BIG-SAMPLE-SAME: tile = #ktsched.decision<array<i64: 15, 1024>, "heuristic">, tile_counts = array<i64: 69, 1>
-// BIG-SPYRE: tile = #ktsched.decision<array<i64: 99, 1024>, "heuristic">, tile_counts = array<i64: 11, 1>
-// BIG-DEEP: tile = #ktsched.decision<array<i64: 16, 1024>, "heuristic">, tile_counts = array<i64: 128, 1>
+// BIG-SAMPLE-SAME: tile = #ktsched.decision<array<i64: 2, 1024>, "heuristic">, tile_counts = array<i64: 512, 1>
+// BIG-SPYRE: tile = #ktsched.decision<array<i64: 8, 1024>, "heuristic">, tile_counts = array<i64: 128, 1>
+// BIG-DEEP: tile = #ktsched.decision<array<i64: 6, 1024>, "heuristic">, tile_counts = array<i64: 342, 1>
 // WIDE-SAMPLE: tile = #ktsched.decision<array<i64: 1, 15872>, "heuristic">, tile_counts = array<i64: 1, 5>
 // WIDE-SPYRE: tile = #ktsched.decision<array<i64: 1, 65536>, "heuristic">, tile_counts = array<i64: 1, 1>
 // WIDE-DEEP: tile = #ktsched.decision<array<i64: 1, 16384>, "heuristic">, tile_counts = array<i64: 2, 4>
