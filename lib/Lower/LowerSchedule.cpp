@@ -1689,19 +1689,23 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                << "unaligned vector accesses are not lowered";
       ld.signal(nearest(dmaUnit), 2 * j);
 
-      // Compute unit.
+      // Compute unit: the loaded inputs of one vector step arrive in load
+      // order; an input without the vector dimension is broadcast.
+      auto receiveInputs = [&]() {
+        for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+          const ComputeInput &in = computeInputs[i];
+          if (in.splat)
+            continue;
+          vec.recv(reg[arg], elemType, Elements(vectorWidth), nearest(ldUnit));
+          bool broadcast;
+          (void)vectorAddress(loads[in.loadIndex], j, k, broadcast);
+          if (broadcast)
+            vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+        }
+      };
       if (reduction) {
         auto read = [&](const SpacePosition &) -> LogicalResult {
-          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-            const ComputeInput &in = computeInputs[i];
-            if (in.splat)
-              continue;
-            vec.recv(reg[arg], elemType, Elements(vectorWidth), nearest(ldUnit));
-            bool broadcast;
-            (void)vectorAddress(loads[in.loadIndex], j, k, broadcast);
-            if (broadcast)
-              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
-          }
+          receiveInputs();
           return success();
         };
         auto compute = [&](const llvm::DenseMap<Value, uint8_t> &fixed) {
@@ -1714,16 +1718,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           return failure();
       } else {
       openLoops(vec, tile);
-      for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-        const ComputeInput &in = computeInputs[i];
-        if (in.splat)
-          continue;
-        vec.recv(reg[arg], elemType, Elements(vectorWidth), nearest(ldUnit));
-        bool broadcast;
-        (void)vectorAddress(loads[in.loadIndex], j, k, broadcast);
-        if (broadcast)
-          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
-      }
+      receiveInputs();
       if (failed(emitBody(vec, reg, nextReg, [&](unsigned, uint8_t r) {
             vec.send(nearest(stUnit), r);
           })))
