@@ -91,6 +91,13 @@ std::optional<dc::ElemType> registerType(Type type) {
   return dc::parseElemType(name);
 }
 
+/// Rows of a tile visited together when a column operand is blocked:
+/// `blocks` blocks of `rows` rows each, from row `rowOffset` (whole blocks
+/// of a vector's worth of rows, then one block of the remaining rows).
+struct RowSegment {
+  int64_t blocks = 0, rows = 0, rowOffset = 0;
+};
+
 /// One transfer of a load or store stage, resolved against its tensor.
 struct Transfer {
   mutable ks::TensorOp tensor;
@@ -1619,6 +1626,59 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   };
   Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
 
+  // Column operands: loads whose only dimension is the row dimension (the
+  // space's second-to-last, R). Their rows are visited in segments of
+  // blocks (loop depth R over blocks, R + 1 over the rows of a block, R + 2
+  // over the vectors of a row): whole blocks of `vectorWidth` rows, then
+  // one block of the remaining rows.
+  const int64_t rowDim = (int64_t)space.size() - 2;
+  SmallVector<size_t> columnLoads;
+  if (!reduction && rowDim >= 0)
+    for (auto [i, t] : llvm::enumerate(loads))
+      if (!t.dims.empty() && llvm::all_of(t.dims, [&](int64_t d) { return d == rowDim; }))
+        columnLoads.push_back(i);
+  auto rowSegments = [&](const Tile &tile) {
+    SmallVector<RowSegment, 2> segments;
+    int64_t rows = tile.extent[rowDim], blocks = rows / vectorWidth;
+    if (blocks > 0)
+      segments.push_back({blocks, vectorWidth, 0});
+    if (rows % vectorWidth != 0)
+      segments.push_back({1, rows % vectorWidth, blocks * vectorWidth});
+    return segments;
+  };
+  auto openSegment = [&](dc::ProgramBuilder &b, const Tile &tile, const RowSegment &seg) {
+    for (int64_t d = 0; d < rowDim; ++d)
+      b.loop(tile.extent[d]);
+    b.loop(seg.blocks);
+  };
+  auto closeSegment = [&](dc::ProgramBuilder &b) {
+    for (int64_t d = 0; d < rowDim + 3; ++d)
+      b.end();
+  };
+  // The address of transfer t's current vector (its column vector, for a
+  // column operand) in slot (j, k) within a row segment.
+  auto segmentAddress = [&](const Transfer &t, int64_t j, int64_t k, const RowSegment &seg) {
+    dc::Address address = slotAddress(t, j, k);
+    SmallVector<int64_t> pitch = bufferPitch(t);
+    bool column = llvm::all_of(t.dims, [&](int64_t e) { return e == rowDim; });
+    for (size_t i = 0; i < t.dims.size(); ++i) {
+      int64_t d = t.dims[i];
+      if (d < 0)
+        continue;
+      if (d < rowDim) {
+        address.terms.push_back({uint32_t(d), Bytes(pitch[i]), 0});
+      } else if (d == rowDim) {
+        address.offset = address.offset + Bytes(pitch[i] * seg.rowOffset);
+        address.terms.push_back({uint32_t(rowDim), Bytes(pitch[i] * vectorWidth), 0});
+        if (!column)
+          address.terms.push_back({uint32_t(rowDim + 1), Bytes(pitch[i]), 0});
+      } else {
+        address.terms.push_back({uint32_t(rowDim + 2), Bytes(pitch[i] * vectorWidth), 0});
+      }
+    }
+    return address;
+  };
+
   Block &body = computeStage->getRegion(0).front();
   for (int64_t j = 0; j < nsub; ++j) {
     std::vector<int64_t> subInstances;
@@ -1649,6 +1709,18 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     }
     if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
       return failure();
+    // Column operands (one value per row, e.g. a broadcast column): one
+    // value per row is no load-unit access, so the rows go in blocks of a
+    // vector: the load unit pushes the block's column vector once, and the
+    // compute unit holds it, broadcasting lane 0 for each row and sliding
+    // the next row's value into lane 0.
+    SmallVector<uint8_t> heldColumn(loads.size(), 0);
+    for (size_t c : columnLoads) {
+      auto r = newReg(computeStage->getLoc());
+      if (failed(r))
+        return failure();
+      heldColumn[c] = *r;
+    }
 
     for (int64_t k = 0; k < (int64_t)tiles[j].size(); ++k) {
       const Tile &tile = tiles[j][k];
@@ -1673,6 +1745,18 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
             push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
           }
         });
+      } else if (!columnLoads.empty()) {
+        for (const RowSegment &seg : rowSegments(tile)) {
+          openSegment(ld, tile, seg);
+          for (size_t c : columnLoads)
+            push(loads[c], segmentAddress(loads[c], j, k, seg));
+          ld.loop(seg.rows);
+          ld.loop(tile.extent.back() / vectorWidth);
+          for (auto [i, t] : llvm::enumerate(loads))
+            if (!llvm::is_contained(columnLoads, i))
+              push(t, segmentAddress(t, j, k, seg));
+          closeSegment(ld);
+        }
       } else {
         openLoops(ld, tile);
         for (const Transfer &t : loads) {
@@ -1694,7 +1778,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       auto receiveInputs = [&]() {
         for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
           const ComputeInput &in = computeInputs[i];
-          if (in.splat)
+          if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
             continue;
           vec.recv(reg[arg], elemType, Elements(vectorWidth), nearest(ldUnit));
           bool broadcast;
@@ -1716,6 +1800,27 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                                             vec.send(nearest(stUnit), r);
                                           })))
           return failure();
+      } else if (!columnLoads.empty()) {
+        for (const RowSegment &seg : rowSegments(tile)) {
+          openSegment(vec, tile, seg);
+          for (size_t c : columnLoads)
+            vec.recv(heldColumn[c], elemType, Elements(vectorWidth), nearest(ldUnit));
+          vec.loop(seg.rows);
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat || !llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+              continue;
+            vec.bcast(reg[arg], heldColumn[in.loadIndex], 0, Elements(vectorWidth));
+            vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
+          }
+          vec.loop(tile.extent.back() / vectorWidth);
+          receiveInputs();
+          if (failed(emitBody(vec, reg, nextReg, [&](unsigned, uint8_t r) {
+                vec.send(nearest(stUnit), r);
+              })))
+            return failure();
+          closeSegment(vec);
+        }
       } else {
       openLoops(vec, tile);
       receiveInputs();

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ScheduleUtils.h"
 
+#include <numeric>
+
 #include "ktflow/KTDP/KTDPOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineExpr.h"
@@ -111,4 +113,21 @@ StageOp ktflow::ktsched::computeStage(GroupOp group) {
       found = stage;
   });
   return found;
+}
+
+int64_t ktflow::ktsched::columnOperandRowUnit(GroupOp group, Bytes granule) {
+  int64_t rank = group.getSpace().size(), unit = 1;
+  if (rank < 2)
+    return 1;
+  for (BufferOp buffer : groupBuffers(group)) {
+    auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
+    if (!dims || dims.empty() ||
+        !llvm::all_of(dims.asArrayRef(), [&](int64_t d) { return d == rank - 2; }))
+      continue;
+    auto type = buffer->getAttrOfType<TypeAttr>("element_type");
+    int64_t size = elementSize(type ? type.getValue() : Type()).bytes.count();
+    if (size > 0)
+      unit = std::lcm(unit, std::max<int64_t>(1, granule.count() / size));
+  }
+  return unit;
 }

@@ -145,6 +145,14 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
       resultGranule = std::max<int64_t>(
           1, memoryGranule(model, globals.front()).count() / size.bytes.count());
   }
+  // A column operand's slice per tile is whole granules in whole units of
+  // rows, like a reduction's results.
+  if (auto globals = model.memoriesBacking(KtirSpace::Global); !globals.empty() && rank >= 2)
+    if (int64_t unit = columnOperandRowUnit(group, memoryGranule(model, globals.front()));
+        unit > 1 && (resultDim < 0 || resultDim == rank - 2)) {
+      resultDim = rank - 2;
+      resultGranule = std::lcm(resultGranule, unit);
+    }
 
   auto fits = [&](ArrayRef<int64_t> candidate) -> FailureOr<bool> {
     auto uses = memoryUse(group, candidate, model);

@@ -71,6 +71,12 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
           if (resultDim >= 0)
             unitSizes[resultDim] = std::lcm(unitSizes[resultDim], granule);
         }
+        // A column operand's slice is whole granules only in whole units of
+        // rows (64 f16 rows on spyre).
+        if (rank >= 2)
+          unitSizes[rank - 2] = std::lcm(
+              unitSizes[rank - 2],
+              columnOperandRowUnit(group, memoryGranule(*model, placement->global)));
         auto unitsAlong = [&](int64_t d) {
           return (space[d] + unitSizes[d] - 1) / unitSizes[d];
         };

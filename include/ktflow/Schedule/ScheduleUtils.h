@@ -39,6 +39,13 @@ llvm::SmallVector<int64_t> bufferShape(BufferOp buffer, llvm::ArrayRef<int64_t> 
 /// up to `granule` (transfers move whole granules).
 Bytes bufferBytes(BufferOp buffer, llvm::ArrayRef<int64_t> tile, Bytes granule);
 
+/// A column operand (a buffer whose only dimension is the space's
+/// second-to-last: one value per row) is moved per tile as one slice of
+/// that dimension; for the slice to be whole granules of `granule` bytes
+/// the tile's rows must be a multiple of the returned element count. 1 when
+/// the group has no column operand.
+int64_t columnOperandRowUnit(GroupOp group, Bytes granule);
+
 } // namespace ktflow::ktsched
 
 #endif // KTFLOW_SCHEDULE_SCHEDULEUTILS_H

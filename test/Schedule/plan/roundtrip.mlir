@@ -12,20 +12,20 @@
 // JSON: "depth": 2
 // JSON: "name": "g0"
 // JSON: "split": {
-// JSON-NEXT: "dim": 0,
+// JSON-NEXT: "dim": 1,
 // JSON-NEXT: "instances": 2,
 // JSON-NEXT: "shares": [
-// JSON-NEXT: 3,
-// JSON-NEXT: 2
+// JSON-NEXT: 128,
+// JSON-NEXT: 64
 // JSON: "tile": [
-// JSON-NEXT: 3,
-// JSON-NEXT: 192
+// JSON-NEXT: 5,
+// JSON-NEXT: 128
 // JSON: "role": "dma_load",
 // JSON-NEXT: "unit": "dma"
 // JSON: "role": "compute",
 // JSON-NEXT: "unit": "sfp"
 // JSON: "name": "odd_rows_loop"
-// REPLAY: split = #ktsched.decision<{dim = 0 : i64, instances = 2 : i64, shares = array<i64: 3, 2>}, "plan">, tile = #ktsched.decision<array<i64: 3, 192>, "plan">
+// REPLAY: split = #ktsched.decision<{dim = 1 : i64, instances = 2 : i64, shares = array<i64: 128, 64>}, "plan">, tile = #ktsched.decision<array<i64: 5, 128>, "plan">
 // REPLAY: depth = #ktsched.decision<2 : i64, "plan">
 // DEPTH3: depth = #ktsched.decision<3 : i64, "plan">
 // DEEP: "role": "dma_load",

@@ -13,7 +13,11 @@
 // RUN: ktflow-opt %S/../../Run/Inputs/row_reduce_f16.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_split | FileCheck %s --check-prefix=GRANULES
 // EVEN: split = #ktsched.decision<{dim = 0 : i64, instances = 2 : i64, shares = array<i64: 8, 8>}, "heuristic">
 // ONE: split = #ktsched.decision<{dim = 0 : i64, instances = 1 : i64, shares = array<i64: 16>}, "heuristic">
-// REMAINDER: split = #ktsched.decision<{dim = 0 : i64, instances = 2 : i64, shares = array<i64: 3, 2>}, "heuristic">
+// odd_rows_loop's 5 rows carry a column operand (one f16 per row): its
+// slice moves in whole 128-byte granules, 64 rows, so the rows are one unit
+// and the 3 vectors of 64 columns are split instead, 2 + 1 (the negative
+// twin is relu_rows above, whose rows split).
+// REMAINDER: split = #ktsched.decision<{dim = 1 : i64, instances = 2 : i64, shares = array<i64: 128, 64>}, "heuristic">
 // The column sums reduce dimension 0, so they split 64 columns as 2 + 2
 // vectors of 16 f32; the 8 row maxima (32 bytes) are less than one 64-byte
 // DMA granule of @ddr, so one sub-core computes them all.
