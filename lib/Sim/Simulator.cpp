@@ -266,6 +266,8 @@ private:
   std::vector<size_t> freeWrites;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   uint64_t nextSeq = 0;
+  /// Instructions started by all units, checked against the limit.
+  uint64_t executed = 0;
   Cycles now;
 };
 
@@ -614,6 +616,17 @@ void Engine::step(unsigned unit) {
       u.state = State::Done;
       u.stats.finished = true;
       u.stats.finish = now;
+      return;
+    }
+    // The bound sits here, not per event: a loop of instructions that take
+    // no time (or a run without timing) never returns to the event queue.
+    uint64_t limit = options.limits.maxInstructions;
+    if (limit && ++executed > limit) {
+      error = llvm::formatv("simulation stopped at cycle {0}: the instruction limit ({1}, "
+                            "all units together) is reached; the code would run "
+                            "practically forever ({2} is at instruction {3})",
+                            now.count(), limit, u.name, u.pc)
+                  .str();
       return;
     }
     if (!execute(unit))
@@ -1185,6 +1198,13 @@ SimResult Engine::run(const SymbolData &inputs) {
     Event e = events.top();
     events.pop();
     now = e.time;
+    if (options.limits.maxCycles.count() && now > options.limits.maxCycles) {
+      error = llvm::formatv("simulation stopped: the cycle limit ({0}) is reached; the code "
+                            "would run practically forever",
+                            options.limits.maxCycles.count())
+                  .str();
+      return {};
+    }
     switch (e.kind) {
     case Event::Resume:
       step(e.unit);

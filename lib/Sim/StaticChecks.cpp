@@ -148,8 +148,10 @@ llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &mode
   return llvm::Error::success();
 }
 
-llvm::Error sim::checkDeadlockFree(const Bundle &bundle, const arch::ArchModel &model) {
+llvm::Error sim::checkDeadlockFree(const Bundle &bundle, const arch::ArchModel &model,
+                                   const SimLimits &limits) {
   SimOptions options;
+  options.limits = limits;
   options.computeValues = false;
   options.timing = false;
   llvm::Expected<SimResult> result = simulate(bundle, model, {}, options);
