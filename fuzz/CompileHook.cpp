@@ -33,7 +33,7 @@ void ktflow::fuzz::runCompilePipeline(mlir::ModuleOp module) {
     lower::LowerOptions lowerOptions;
     // The deadlock check walks every loop iteration; kernels with huge
     // trip counts would spend the whole per-input budget there.
-    lowerOptions.checkLimits.maxInstructions = 200'000;
+    lowerOptions.checkLimits.maxInstructions = 20'000;
     mlir::FailureOr<lower::LoweredKernel> lowered =
         lower::lowerSchedule(*clone, model, lowerOptions);
     if (mlir::failed(lowered))

@@ -64,9 +64,11 @@ const ktflow::arch::ArchModel &ktflow::fuzz::shippedModel(llvm::StringRef name) 
 }
 
 void ktflow::fuzz::simulateBounded(const dc::Bundle &bundle, const arch::ArchModel &model) {
+  // Small enough that an instrumented run stays well under the per-input
+  // timeout on a loaded machine (200,000 did not, on the shared 2-core one).
   sim::SimLimits limits;
-  limits.maxInstructions = 200'000;
-  limits.maxCycles = Cycles(100'000'000);
+  limits.maxInstructions = 20'000;
+  limits.maxCycles = Cycles(10'000'000);
   if (llvm::Error e = sim::checkCapacity(bundle, model)) {
     llvm::consumeError(std::move(e));
     return;

@@ -87,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       continue;
     const arch::ArchModel &model = fuzz::shippedModel(prePlan.arch);
     lower::LowerOptions options;
-    options.checkLimits.maxInstructions = 200'000;
+    options.checkLimits.maxInstructions = 20'000;
     mlir::FailureOr<lower::LoweredKernel> lowered = lower::lowerSchedule(*module, model, options);
     if (mlir::succeeded(lowered))
       fuzz::simulateBounded(lowered->bundle, model);

@@ -21,8 +21,11 @@ shift 2 2>/dev/null || shift $#
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(ktir-fuzzer arch-fuzzer plan-fuzzer kbin-fuzzer kasm-fuzzer)
 shared="$src/../shared"
-ktflow="$build/bin/ktflow"
-# The instrumented ktflow that makes the seeds runs under the same options.
+# Seeds are made with KTFLOW if set, else an uninstrumented build/ ktflow
+# when there is one (many times faster than the instrumented one).
+ktflow=${KTFLOW:-$src/build/bin/ktflow}
+[ -x "$ktflow" ] || ktflow="$build/bin/ktflow"
+# An instrumented ktflow making the seeds runs under the same options.
 asan_options=${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0}
 export ASAN_OPTIONS=$asan_options
 
@@ -67,9 +70,9 @@ seeds_for() {
       cp "$src"/examples/*.mlir "$dir"/ 2>/dev/null
       cp "$src"/test/KTDP/*.mlir "$dir"/ 2>/dev/null
       for seed in $(seq 1 20); do
-        "$build"/bin/ktflow gen --random --seed "$seed" -o "$dir/gen-$seed.mlir"
+        "$ktflow" gen --random --seed "$seed" -o "$dir/gen-$seed.mlir"
       done
-      "$build"/bin/ktflow gen --kernel rowmax --shape 5x7 --grid 2 -o "$dir/gen-rowmax.mlir" ;;
+      "$ktflow" gen --kernel rowmax --shape 5x7 --grid 2 -o "$dir/gen-rowmax.mlir" ;;
     arch-fuzzer)
       cp "$src"/arch/*.mlir "$dir"/
       cp "$src"/test/Arch/*.mlir "$dir"/ 2>/dev/null ;;

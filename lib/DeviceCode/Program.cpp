@@ -197,6 +197,9 @@ private:
         prog.table.size() != prog.instances.size())
       return fail(at, llvm::formatv("has {0} table rows for {1} instances",
                                     prog.table.size(), prog.instances.size()));
+    if (prog.tableColumns > kMaxTableColumns)
+      return fail(at, llvm::formatv("has {0} table columns (at most {1})", prog.tableColumns,
+                                    kMaxTableColumns));
     if (prog.tableColumns == 0 && !prog.table.empty())
       return fail(at, "has table rows but no table columns");
     for (const auto &row : prog.table)
@@ -233,6 +236,12 @@ private:
       return fail(at, "names no node");
     switch (ref.instance.kind) {
     case InstanceSelector::Kind::Nearest:
+      // The text form has no place for a value here: a decoded bundle
+      // carrying one would not print back to itself.
+      if (ref.instance.value != 0)
+        return fail(at, llvm::formatv("selects the nearest instance with value {0} "
+                                      "(must be 0)",
+                                      ref.instance.value));
       return llvm::Error::success();
     case InstanceSelector::Kind::Absolute:
       if (ref.instance.value < 0)
