@@ -98,8 +98,12 @@ for target in "${targets[@]}"; do
   seeds="$build/fuzz-seeds/$target"
   artifacts="$build/fuzz-artifacts/$target"
   mkdir -p "$corpus" "$artifacts"
-  rm -rf "$seeds"
-  seeds_for "$target" "$seeds"
+  # FUZZ_REUSE_SEEDS=1 keeps the seeds of an earlier run (making them
+  # compiles every kernel for every description).
+  if [ "${FUZZ_REUSE_SEEDS:-0}" != 1 ] || [ -z "$(ls -A "$seeds" 2>/dev/null)" ]; then
+    rm -rf "$seeds"
+    seeds_for "$target" "$seeds"
+  fi
   dict=()
   [ -f "$src/fuzz/$target.dict" ] && dict=(-dict="$src/fuzz/$target.dict")
   log="$build/fuzz-$target.log"
