@@ -131,6 +131,31 @@ TEST(EncodingTest, NearestInstanceCarriesNoValue) {
   llvm::consumeError(decoded.takeError());
 }
 
+// kbin-fuzzer finding: names with characters that split or change a word
+// of the text form (a blank, ',', '+', '[' ...) decoded, printed, and did
+// not parse back.
+TEST(EncodingTest, NamesAreWordsOfTheTextForm) {
+  for (const char *name : {"a b", "a,b", "a+b", "a-b", "x[1]", "@ld", ""}) {
+    Bundle b = sampleBundle();
+    b.programs[1].body[0].peer.name = name; // recv v0, f16, 32, @ld
+    llvm::Expected<Bundle> peer = decodeBundle(encodeBundle(b), "peer");
+    EXPECT_FALSE(bool(peer)) << "peer '" << name << "'";
+    if (!peer)
+      llvm::consumeError(peer.takeError());
+    b = sampleBundle();
+    b.symbols[0].name = name;
+    llvm::Expected<Bundle> symbol = decodeBundle(encodeBundle(b), "symbol");
+    EXPECT_FALSE(bool(symbol)) << "symbol '" << name << "'";
+    if (!symbol)
+      llvm::consumeError(symbol.takeError());
+  }
+  Bundle b = sampleBundle();
+  b.programs[0].unit = "dma x";
+  llvm::Error unit = verifyBundle(b, "unit");
+  ASSERT_TRUE(bool(unit));
+  EXPECT_NE(llvm::toString(std::move(unit)).find("unit name is not a word"), std::string::npos);
+}
+
 TEST(EncodingTest, EveryDecodableCorruptionPrintsBackToItself) {
   std::vector<uint8_t> bytes = encodeBundle(sampleBundle());
   for (size_t i = 0; i < bytes.size(); ++i) {

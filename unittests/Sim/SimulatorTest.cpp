@@ -473,6 +473,23 @@ program @ld
   EXPECT_NE(llvm::toString(r.takeError()).find("outside @s"), std::string::npos);
 }
 
+// kbin-fuzzer finding: address ranges of loaded code overflowed int64 in
+// the capacity check (UB, reported under make test-asan); they saturate
+// and fail the check.
+TEST_F(SimulatorTest, CapacityCheckOfHugeStridesDoesNotOverflow) {
+  auto model = parseArch(deviceText(1, 64, 4));
+  ASSERT_TRUE(model);
+  dc::Bundle bundle = assemble(R"(ktdc 1
+program @ld
+  loop 11
+    push @vec, @s+9223372036854775000+i0*7162256126728208512, 64
+  end
+)");
+  llvm::Error capacity = checkCapacity(bundle, *model);
+  ASSERT_TRUE(bool(capacity));
+  EXPECT_NE(llvm::toString(std::move(capacity)).find("does not fit"), std::string::npos);
+}
+
 TEST_F(SimulatorTest, UnitWithoutTheOpClassIsAnError) {
   auto model = parseArch(deviceText(1, 64, 4));
   ASSERT_TRUE(model);
