@@ -31,6 +31,7 @@
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <deque>
 #include <functional>
@@ -711,16 +712,24 @@ bool Engine::execute(unsigned unit) {
     llvm::SmallVector<Bytes, 4> srcStrides, dstStrides;
     Bytes srcExtent = inst.bytes, dstExtent = inst.bytes;
     int64_t runs = 1;
-    for (const CopyDim &d : inst.dims) {
-      srcStrides.push_back(d.srcStride);
-      dstStrides.push_back(d.dstStride);
-      srcExtent += d.srcStride * (d.count - 1);
-      dstExtent += d.dstStride * (d.count - 1);
-      runs *= d.count;
-    }
     for (const CopyDim &d : inst.dims)
       if (d.srcStride < Bytes(0) || d.dstStride < Bytes(0))
         return fail(u, "negative strides are not supported");
+    for (const CopyDim &d : inst.dims) {
+      srcStrides.push_back(d.srcStride);
+      dstStrides.push_back(d.dstStride);
+      // Loaded code can name any count and stride: an extent past int64
+      // is an error, not an overflow.
+      int64_t srcSpan, dstSpan, src, dst;
+      if (llvm::MulOverflow(d.srcStride.count(), d.count - 1, srcSpan) ||
+          llvm::MulOverflow(d.dstStride.count(), d.count - 1, dstSpan) ||
+          llvm::AddOverflow(srcExtent.count(), srcSpan, src) ||
+          llvm::AddOverflow(dstExtent.count(), dstSpan, dst) ||
+          llvm::MulOverflow(runs, d.count, runs))
+        return fail(u, "the copy's extent overflows");
+      srcExtent = Bytes(src);
+      dstExtent = Bytes(dst);
+    }
     if (!checkAccess(u, src, inst.bytes, srcStrides, srcExtent) ||
         !checkAccess(u, dst, inst.bytes, dstStrides, dstExtent))
       return false;
