@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/DeviceCode/Program.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -140,17 +141,33 @@ namespace {
 constexpr int64_t kMaxVectorElements = 1 << 20;
 constexpr size_t kMaxCopyDims = 8;
 
+/// Names (device, symbols, units, memories) are single words of the text
+/// form: letters, digits, '_', '.' and '$'. Anything else (a blank, a
+/// comma, '+', '-', '[', '@' ...) would split or change the word when the
+/// bundle is printed, so a decoded bundle would not read back as itself.
+static bool isTextName(StringRef name) {
+  return !name.empty() && llvm::all_of(name, [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+  });
+}
+
 class Verifier {
 public:
   Verifier(const Bundle &bundle, StringRef where) : bundle(bundle), where(where) {}
 
   llvm::Error run() {
     llvm::StringSet<> names;
+    if (!bundle.device.empty() && !isTextName(bundle.device))
+      return fail("device", "name '" + bundle.device + "' is not a word of letters, digits, "
+                                                       "'_', '.' and '$'");
     for (size_t i = 0; i < bundle.symbols.size(); ++i) {
       const Symbol &s = bundle.symbols[i];
       std::string at = llvm::formatv("symbol #{0}", i).str();
       if (s.name.empty())
         return fail(at, "has an empty name");
+      if (!isTextName(s.name))
+        return fail(at, "name '" + s.name + "' is not a word of letters, digits, '_', '.' "
+                                            "and '$'");
       if (!names.insert(s.name).second)
         return fail(at, "'" + s.name + "' is declared twice");
       std::optional<ElementSize> size = elementSizeOf(s.elementType);
@@ -185,6 +202,8 @@ private:
     std::string at = llvm::formatv("program #{0} (@{1})", p, prog.unit).str();
     if (prog.unit.empty())
       return fail(at, "names no unit");
+    if (!isTextName(prog.unit))
+      return fail(at, "unit name is not a word of letters, digits, '_', '.' and '$'");
     llvm::SmallVector<int64_t, 8> seen;
     for (int64_t i : prog.instances) {
       if (i < 0)
@@ -197,6 +216,9 @@ private:
         prog.table.size() != prog.instances.size())
       return fail(at, llvm::formatv("has {0} table rows for {1} instances",
                                     prog.table.size(), prog.instances.size()));
+    if (prog.tableColumns > kMaxTableColumns)
+      return fail(at, llvm::formatv("has {0} table columns (at most {1})", prog.tableColumns,
+                                    kMaxTableColumns));
     if (prog.tableColumns == 0 && !prog.table.empty())
       return fail(at, "has table rows but no table columns");
     for (const auto &row : prog.table)
@@ -231,8 +253,17 @@ private:
   llvm::Error nodeRef(const std::string &at, const Program &prog, const NodeRef &ref) {
     if (ref.name.empty())
       return fail(at, "names no node");
+    if (!isTextName(ref.name))
+      return fail(at, "node name '" + ref.name + "' is not a word of letters, digits, '_', "
+                                                 "'.' and '$'");
     switch (ref.instance.kind) {
     case InstanceSelector::Kind::Nearest:
+      // The text form has no place for a value here: a decoded bundle
+      // carrying one would not print back to itself.
+      if (ref.instance.value != 0)
+        return fail(at, llvm::formatv("selects the nearest instance with value {0} "
+                                      "(must be 0)",
+                                      ref.instance.value));
       return llvm::Error::success();
     case InstanceSelector::Kind::Absolute:
       if (ref.instance.value < 0)

@@ -14,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstring>
 
@@ -421,8 +422,16 @@ private:
 
   bool addressTerm(const Word &w, StringRef term, bool negative, Address &a) {
     int64_t v;
-    if (!term.getAsInteger(10, v)) {
-      a.offset += Bytes(negative ? -v : v);
+    // The magnitude is read unsigned so the most negative offset, which the
+    // printer writes as -9223372036854775808, reads back.
+    if (uint64_t magnitude; !term.getAsInteger(10, magnitude)) {
+      uint64_t limit = negative ? uint64_t(INT64_MAX) + 1 : uint64_t(INT64_MAX);
+      int64_t sum;
+      if (magnitude > limit ||
+          llvm::AddOverflow(a.offset.count(),
+                            negative ? int64_t(0 - magnitude) : int64_t(magnitude), sum))
+        return fail(w, "offset out of range in '" + w.text + "'");
+      a.offset = Bytes(sum);
       return true;
     }
     if (negative)
@@ -512,8 +521,9 @@ private:
       int64_t columns;
       if (!expectCount(2) || !intOperand(1, columns, "a column count"))
         return false;
-      if (columns < 1 || columns > 1024)
-        return fail(words[1], "expected 1..1024 table columns");
+      if (columns < 1 || columns > kMaxTableColumns)
+        return fail(words[1], llvm::formatv("expected 1..{0} table columns", kMaxTableColumns)
+                                  .str());
       p.tableColumns = uint32_t(columns);
       return true;
     }

@@ -1965,7 +1965,7 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     kernel.emitError("static capacity check failed: ") << llvm::toString(std::move(err));
     return failure();
   }
-  if (llvm::Error err = sim::checkDeadlockFree(out.bundle, model)) {
+  if (llvm::Error err = sim::checkDeadlockFree(out.bundle, model, options.checkLimits)) {
     kernel.emitError("static deadlock check failed: ") << llvm::toString(std::move(err));
     return failure();
   }

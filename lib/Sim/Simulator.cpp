@@ -36,6 +36,7 @@
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <deque>
 #include <functional>
@@ -288,6 +289,8 @@ private:
   std::vector<size_t> freeWrites;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   uint64_t nextSeq = 0;
+  /// Instructions started by all units, checked against the limit.
+  uint64_t executed = 0;
   Cycles now;
   Ticks ticksPerCycle = 1;
 };
@@ -751,6 +754,17 @@ void Engine::step(unsigned unit) {
       u.stats.finish = now;
       return;
     }
+    // The bound sits here, not per event: a loop of instructions that take
+    // no time (or a run without timing) never returns to the event queue.
+    uint64_t limit = options.limits.maxInstructions;
+    if (limit && ++executed > limit) {
+      error = llvm::formatv("simulation stopped at cycle {0}: the instruction limit ({1}, "
+                            "all units together) is reached; the code would run "
+                            "practically forever ({2} is at instruction {3})",
+                            now.count(), limit, u.name, u.pc)
+                  .str();
+      return;
+    }
     if (!execute(unit))
       return;
   }
@@ -833,16 +847,24 @@ bool Engine::execute(unsigned unit) {
     llvm::SmallVector<Bytes, 4> srcStrides, dstStrides;
     Bytes srcExtent = inst.bytes, dstExtent = inst.bytes;
     int64_t runs = 1;
-    for (const CopyDim &d : inst.dims) {
-      srcStrides.push_back(d.srcStride);
-      dstStrides.push_back(d.dstStride);
-      srcExtent += d.srcStride * (d.count - 1);
-      dstExtent += d.dstStride * (d.count - 1);
-      runs *= d.count;
-    }
     for (const CopyDim &d : inst.dims)
       if (d.srcStride < Bytes(0) || d.dstStride < Bytes(0))
         return fail(u, "negative strides are not supported");
+    for (const CopyDim &d : inst.dims) {
+      srcStrides.push_back(d.srcStride);
+      dstStrides.push_back(d.dstStride);
+      // Loaded code can name any count and stride: an extent past int64
+      // is an error, not an overflow.
+      int64_t srcSpan, dstSpan, src, dst;
+      if (llvm::MulOverflow(d.srcStride.count(), d.count - 1, srcSpan) ||
+          llvm::MulOverflow(d.dstStride.count(), d.count - 1, dstSpan) ||
+          llvm::AddOverflow(srcExtent.count(), srcSpan, src) ||
+          llvm::AddOverflow(dstExtent.count(), dstSpan, dst) ||
+          llvm::MulOverflow(runs, d.count, runs))
+        return fail(u, "the copy's extent overflows");
+      srcExtent = Bytes(src);
+      dstExtent = Bytes(dst);
+    }
     if (!checkAccess(u, src, inst.bytes, srcStrides, srcExtent) ||
         !checkAccess(u, dst, inst.bytes, dstStrides, dstExtent))
       return false;
@@ -1321,6 +1343,13 @@ SimResult Engine::run(const SymbolData &inputs) {
     Event e = events.top();
     events.pop();
     now = e.time;
+    if (options.limits.maxCycles.count() && now > options.limits.maxCycles) {
+      error = llvm::formatv("simulation stopped: the cycle limit ({0}) is reached; the code "
+                            "would run practically forever",
+                            options.limits.maxCycles.count())
+                  .str();
+      return {};
+    }
     switch (e.kind) {
     case Event::Resume:
       step(e.unit);

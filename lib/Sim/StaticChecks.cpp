@@ -11,6 +11,7 @@
 
 #include "ktflow/Sim/Simulator.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace ktflow;
 using namespace ktflow::sim;
@@ -27,6 +28,22 @@ struct Range {
 };
 } // namespace
 
+// Address arithmetic saturates: a loaded bundle's offsets, strides and trip
+// counts can be anything, and a range clamped to the int64 limits still
+// fails the capacity check as it should (instead of overflowing).
+static int64_t addSat(int64_t a, int64_t b) {
+  int64_t r;
+  if (llvm::AddOverflow(a, b, r))
+    return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+static int64_t mulSat(int64_t a, int64_t b) {
+  int64_t r;
+  if (llvm::MulOverflow(a, b, r))
+    return (a > 0) == (b > 0) ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
 /// The bytes an access at `a` of `extent` bytes can touch.
 static Range rangeOf(const Program &p, const Address &a, llvm::ArrayRef<int64_t> tripCounts,
                      int64_t extent) {
@@ -37,19 +54,19 @@ static Range rangeOf(const Program &p, const Address &a, llvm::ArrayRef<int64_t>
       lo = std::min(lo, row[*a.tableColumn]);
       hi = std::max(hi, row[*a.tableColumn]);
     }
-    low += lo;
-    high += hi;
+    low = addSat(low, lo);
+    high = addSat(high, hi);
   }
   for (const LoopTerm &t : a.terms) {
     int64_t n = tripCounts[t.depth];
     int64_t maxIndex = std::max<int64_t>(0, (t.modulus ? std::min(n, t.modulus) : n) - 1);
-    int64_t span = t.stride.count() * maxIndex;
+    int64_t span = mulSat(t.stride.count(), maxIndex);
     if (span > 0)
-      high += span;
+      high = addSat(high, span);
     else
-      low += span;
+      low = addSat(low, span);
   }
-  return {low, high + extent};
+  return {low, addSat(high, extent)};
 }
 
 llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &model) {
@@ -110,8 +127,8 @@ llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &mode
       case Opcode::Copy: {
         int64_t srcExtent = inst.bytes.count(), dstExtent = inst.bytes.count();
         for (const CopyDim &d : inst.dims) {
-          srcExtent += d.srcStride.count() * (d.count - 1);
-          dstExtent += d.dstStride.count() * (d.count - 1);
+          srcExtent = addSat(srcExtent, mulSat(d.srcStride.count(), std::max<int64_t>(d.count, 1) - 1));
+          dstExtent = addSat(dstExtent, mulSat(d.dstStride.count(), std::max<int64_t>(d.count, 1) - 1));
         }
         if (llvm::Error e = check(inst.src, srcExtent))
           return e;
@@ -148,8 +165,10 @@ llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &mode
   return llvm::Error::success();
 }
 
-llvm::Error sim::checkDeadlockFree(const Bundle &bundle, const arch::ArchModel &model) {
+llvm::Error sim::checkDeadlockFree(const Bundle &bundle, const arch::ArchModel &model,
+                                   const SimLimits &limits) {
   SimOptions options;
+  options.limits = limits;
   options.computeValues = false;
   options.timing = false;
   llvm::Expected<SimResult> result = simulate(bundle, model, {}, options);

@@ -5,7 +5,9 @@
 // (--arg NAME=FILE.npy, the conventions of `ktflow interp`), runs the
 // static checks (capacity, deadlock) unless --no-check, simulates, prints
 // the report, writes every output symbol as DIR/NAME.npy with --out and a
-// Chrome trace with --trace. Exit status 1 on any error or deadlock.
+// Chrome trace with --trace. --max-instructions / --max-cycles bound a run
+// (sim::SimLimits), so code that loops practically forever stops with an
+// error. Exit status 1 on any error, deadlock or run past a limit.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
@@ -40,6 +42,14 @@ static cl::opt<std::string> simOut("out", cl::desc("Write every output symbol as
                                    cl::value_desc("DIR"), cl::sub(simCmd));
 static cl::opt<std::string> simTrace("trace", cl::desc("Write a Chrome trace JSON"),
                                      cl::value_desc("FILE"), cl::sub(simCmd));
+static cl::opt<uint64_t> simMaxInstructions(
+    "max-instructions",
+    cl::desc("Stop with an error after N instructions, all units together (0: no limit)"),
+    cl::init(sim::SimLimits().maxInstructions), cl::value_desc("N"), cl::sub(simCmd));
+static cl::opt<uint64_t> simMaxCycles(
+    "max-cycles", cl::desc("Stop with an error past N simulated cycles (0: no limit)"),
+    cl::init(uint64_t(sim::SimLimits().maxCycles.count())), cl::value_desc("N"),
+    cl::sub(simCmd));
 static cl::opt<bool> simNoCheck("no-check",
                                 cl::desc("Skip the static capacity and deadlock checks"),
                                 cl::sub(simCmd));
@@ -105,15 +115,19 @@ static int runSim() {
       return failWith("input symbol $" + s.name + " is not bound: pass --arg " + s.name +
                       "=FILE.npy");
 
+  sim::SimLimits limits;
+  limits.maxInstructions = simMaxInstructions;
+  limits.maxCycles = Cycles(int64_t(std::min<uint64_t>(simMaxCycles, INT64_MAX)));
   if (!simNoCheck) {
     if (llvm::Error e = sim::checkCapacity(*bundle, *model))
       return failWith(llvm::toString(std::move(e)));
-    if (llvm::Error e = sim::checkDeadlockFree(*bundle, *model))
+    if (llvm::Error e = sim::checkDeadlockFree(*bundle, *model, limits))
       return failWith("static check: " + llvm::toString(std::move(e)));
   }
 
   sim::SimOptions options;
   options.trace = !simTrace.empty();
+  options.limits = limits;
   llvm::Expected<sim::SimResult> result = sim::simulate(*bundle, *model, inputs, options);
   if (!result)
     return failWith(llvm::toString(result.takeError()));

@@ -2,7 +2,8 @@
 //
 // A bundle survives encode/decode and print/parse unchanged; every
 // truncation and every single-byte corruption of a valid bundle decodes to
-// an error or to a verified bundle, never a crash.
+// an error or to a verified bundle, never a crash, and a corruption that
+// decodes prints to text that parses back to the same bundle.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/DeviceCode/Encoding.h"
@@ -113,6 +114,66 @@ TEST(EncodingTest, RandomCorruptionNeverCrashes) {
     llvm::Expected<Bundle> r = decodeBundle(bad, "random");
     if (!r)
       llvm::consumeError(r.takeError());
+  }
+}
+
+// kbin-fuzzer finding: a decoded bundle whose nearest-instance selector
+// carried a value printed as `@ld` and parsed back with value 0.
+TEST(EncodingTest, NearestInstanceCarriesNoValue) {
+  Bundle b = sampleBundle();
+  b.programs[1].body[0].peer.instance.value = 5; // recv v0, f16, 32, @ld
+  llvm::Error e = verifyBundle(b, "built");
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("selects the nearest instance with value 5"),
+            std::string::npos);
+  llvm::Expected<Bundle> decoded = decodeBundle(encodeBundle(b), "mem");
+  ASSERT_FALSE(bool(decoded));
+  llvm::consumeError(decoded.takeError());
+}
+
+// kbin-fuzzer finding: names with characters that split or change a word
+// of the text form (a blank, ',', '+', '[' ...) decoded, printed, and did
+// not parse back.
+TEST(EncodingTest, NamesAreWordsOfTheTextForm) {
+  for (const char *name : {"a b", "a,b", "a+b", "a-b", "x[1]", "@ld", ""}) {
+    Bundle b = sampleBundle();
+    b.programs[1].body[0].peer.name = name; // recv v0, f16, 32, @ld
+    llvm::Expected<Bundle> peer = decodeBundle(encodeBundle(b), "peer");
+    EXPECT_FALSE(bool(peer)) << "peer '" << name << "'";
+    if (!peer)
+      llvm::consumeError(peer.takeError());
+    b = sampleBundle();
+    b.symbols[0].name = name;
+    llvm::Expected<Bundle> symbol = decodeBundle(encodeBundle(b), "symbol");
+    EXPECT_FALSE(bool(symbol)) << "symbol '" << name << "'";
+    if (!symbol)
+      llvm::consumeError(symbol.takeError());
+  }
+  Bundle b = sampleBundle();
+  b.programs[0].unit = "dma x";
+  llvm::Error unit = verifyBundle(b, "unit");
+  ASSERT_TRUE(bool(unit));
+  EXPECT_NE(llvm::toString(std::move(unit)).find("unit name is not a word"), std::string::npos);
+}
+
+TEST(EncodingTest, EveryDecodableCorruptionPrintsBackToItself) {
+  std::vector<uint8_t> bytes = encodeBundle(sampleBundle());
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    for (int value : {0, 1, 2, 3, 5, 0x40, 0x7f, 0x80, 0xff}) {
+      std::vector<uint8_t> bad = bytes;
+      bad[i] = uint8_t(value);
+      llvm::Expected<Bundle> r = decodeBundle(bad, "bad");
+      if (!r) {
+        llvm::consumeError(r.takeError());
+        continue;
+      }
+      llvm::Expected<Bundle> parsed = parseBundleText(text(*r), "text");
+      ASSERT_TRUE(bool(parsed)) << "byte " << i << " = " << value << ": "
+                                << llvm::toString(parsed.takeError());
+      EXPECT_EQ(encodeBundle(*parsed), encodeBundle(*r))
+          << "byte " << i << " = " << value << "\n"
+          << text(*r);
+    }
   }
 }
 

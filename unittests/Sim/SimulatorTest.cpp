@@ -596,6 +596,40 @@ program @ld
   EXPECT_NE(llvm::toString(r.takeError()).find("outside @s"), std::string::npos);
 }
 
+// kbin-fuzzer finding: address ranges of loaded code overflowed int64 in
+// the capacity check (UB, reported under make test-asan); they saturate
+// and fail the check.
+TEST_F(SimulatorTest, CapacityCheckOfHugeStridesDoesNotOverflow) {
+  auto model = parseArch(deviceText(1, 64, 4));
+  ASSERT_TRUE(model);
+  dc::Bundle bundle = assemble(R"(ktdc 1
+program @ld
+  loop 11
+    push @vec, @s+9223372036854775000+i0*7162256126728208512, 64
+  end
+)");
+  llvm::Error capacity = checkCapacity(bundle, *model);
+  ASSERT_TRUE(bool(capacity));
+  EXPECT_NE(llvm::toString(std::move(capacity)).find("does not fit"), std::string::npos);
+}
+
+// kbin-fuzzer finding: a copy's extent (stride x count) overflowed int64
+// in the simulator (UB under make test-asan); it is an error now.
+TEST_F(SimulatorTest, CopyExtentOverflowIsAnError) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  dc::Bundle bundle = assemble(R"(ktdc 1
+symbol $A f16 32 in
+program @dma
+instances 0
+  copy @spad, $A, run 64, dim 15 6148914691247636224 64
+)");
+  llvm::Expected<SimResult> r = simulate(bundle, *model, {});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("the copy's extent overflows"),
+            std::string::npos);
+}
+
 TEST_F(SimulatorTest, UnitWithoutTheOpClassIsAnError) {
   auto model = parseArch(deviceText(1, 64, 4));
   ASSERT_TRUE(model);

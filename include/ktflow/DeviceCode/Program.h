@@ -40,6 +40,8 @@ constexpr unsigned kNumVectorRegisters = 32;
 constexpr unsigned kNumSemaphores = 32;
 /// Deepest loop nest a program may have.
 constexpr unsigned kMaxLoopDepth = 16;
+/// Widest per-instance table a program may have.
+constexpr unsigned kMaxTableColumns = 1024;
 
 /// Which instance of a named node an instruction means.
 struct InstanceSelector {

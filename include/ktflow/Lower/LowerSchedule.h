@@ -12,6 +12,7 @@
 
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/DeviceCode/Program.h"
+#include "ktflow/Sim/Simulator.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <map>
@@ -22,6 +23,9 @@ struct LowerOptions {
   /// Values of scalar kernel arguments (by argument index). Device code has
   /// no scalar registers: a scalar becomes a splat constant.
   std::map<int64_t, double> scalarArgs;
+  /// Bounds the static deadlock check's synchronisation-only run (a fuzzer
+  /// lowers kernels whose loops are too long to walk).
+  sim::SimLimits checkLimits;
 };
 
 /// What lowering produces: the device code and the kernel's work for the

@@ -25,6 +25,20 @@
 
 namespace ktflow::sim {
 
+/// Bounds on one simulation, so device code that would run practically
+/// forever (a `loop 4000000000` nest in a loaded bundle) stops with an
+/// error instead of hanging its caller. Zero means no bound. The defaults
+/// are far above what ktflow lowers (the largest issue-7 benchmark, a
+/// 64 MiB add on spyre, simulates 4.8 million cycles) and stop a runaway
+/// program within minutes (about 10^7 instructions per second without
+/// timing, as in the static deadlock check, and 2·10^6 with it).
+struct SimLimits {
+  /// Instructions executed by all unit instances together.
+  uint64_t maxInstructions = 1'000'000'000;
+  /// Simulated time.
+  Cycles maxCycles = Cycles(1'000'000'000'000);
+};
+
 struct SimOptions {
   /// Compute real values (off: only timing and synchronisation).
   bool computeValues = true;
@@ -33,6 +47,7 @@ struct SimOptions {
   bool timing = true;
   /// Record a timeline for writeChromeTrace.
   bool trace = false;
+  SimLimits limits;
 };
 
 struct UnitStats {
@@ -78,7 +93,8 @@ using SymbolData = std::map<std::string, std::vector<uint8_t>>;
 
 /// Simulates `bundle` on `model`. An error is a problem of the code on this
 /// architecture (an unknown unit, a missing route, an address out of
-/// bounds, an op the unit lacks); a deadlock is reported in the result.
+/// bounds, an op the unit lacks) or a run past `options.limits`; a
+/// deadlock is reported in the result.
 llvm::Expected<SimResult> simulate(const dc::Bundle &bundle, const arch::ArchModel &model,
                                    const SymbolData &inputs, const SimOptions &options = {});
 

@@ -10,6 +10,7 @@
 
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/DeviceCode/Program.h"
+#include "ktflow/Sim/Simulator.h"
 #include "llvm/Support/Error.h"
 
 namespace ktflow::sim {
@@ -24,8 +25,10 @@ llvm::Error checkCapacity(const dc::Bundle &bundle, const arch::ArchModel &model
 /// loops are counted, so control flow does not depend on data, and a unit
 /// blocks only on its own FIFOs and semaphores: if this run deadlocks,
 /// every run does. The error lists who waits on what and the cycle of
-/// waits.
-llvm::Error checkDeadlockFree(const dc::Bundle &bundle, const arch::ArchModel &model);
+/// waits. A run past `limits` (instructions; this run takes no time) is an
+/// error too.
+llvm::Error checkDeadlockFree(const dc::Bundle &bundle, const arch::ArchModel &model,
+                              const SimLimits &limits = {});
 
 } // namespace ktflow::sim
 
