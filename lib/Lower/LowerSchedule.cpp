@@ -160,6 +160,9 @@ public:
 
 private:
   std::optional<CoreClass> restriction;
+  /// The compute stage's inputs: results of `loadStage` (through a FIFO or
+  /// a buffer) or scalar kernel arguments.
+  LogicalResult collectComputeInputs(Operation *loadStage);
   LogicalResult collectTwoLevelStages(Operation *dmaLoad, Operation *dmaStore,
                                      Operation *inner);
   LogicalResult collectTwoLevelUnits();
@@ -404,24 +407,8 @@ LogicalResult GroupLowering::collect() {
   }
 
   // Compute inputs: FIFOs from the load stage, or scalar arguments.
-  for (Value input : computeStage->getOperands()) {
-    ComputeInput in;
-    if (auto fifo = input.getDefiningOp<ks::FifoOp>())
-      input = fifo.getSource();
-    if (auto scalar = input.getDefiningOp<ks::ScalarArgOp>()) {
-      auto it = options.scalarArgs.find(scalar.getArg());
-      if (it == options.scalarArgs.end())
-        return scalar.emitError("scalar argument ")
-               << scalar.getArg() << " needs a value at compile time (pass --arg NAME=VALUE)";
-      in.splat = it->second;
-    } else if (auto result = llvm::dyn_cast<OpResult>(input);
-               result && result.getOwner() == ldStage) {
-      in.loadIndex = result.getResultNumber();
-    } else {
-      return computeStage->emitError("compute input is neither a load nor a scalar");
-    }
-    computeInputs.push_back(in);
-  }
+  if (failed(collectComputeInputs(ldStage)))
+    return failure();
   }
 
   // Element types. The group computes in its element type; its buffers may
@@ -789,6 +776,31 @@ std::optional<Bytes> GroupLowering::widenedResultRun(const Transfer &t, const Ti
   return widened;
 }
 
+LogicalResult GroupLowering::collectComputeInputs(Operation *loadStage) {
+  for (Value input : computeStage->getOperands()) {
+    ComputeInput in;
+    // Through the FIFO (one level) or the buffer (two levels) to the stage.
+    if (auto fifo = input.getDefiningOp<ks::FifoOp>())
+      input = fifo.getSource();
+    else if (auto buffer = input.getDefiningOp<ks::BufferOp>())
+      input = buffer.getSource();
+    if (auto scalar = input.getDefiningOp<ks::ScalarArgOp>()) {
+      auto it = options.scalarArgs.find(scalar.getArg());
+      if (it == options.scalarArgs.end())
+        return scalar.emitError("scalar argument ")
+               << scalar.getArg() << " needs a value at compile time (pass --arg NAME=VALUE)";
+      in.splat = it->second;
+    } else if (auto result = llvm::dyn_cast<OpResult>(input);
+               result && result.getOwner() == loadStage) {
+      in.loadIndex = result.getResultNumber();
+    } else {
+      return computeStage->emitError("compute input is neither a load nor a scalar");
+    }
+    computeInputs.push_back(in);
+  }
+  return success();
+}
+
 LogicalResult GroupLowering::collectTwoLevelStages(Operation *dmaLoad, Operation *dmaStore,
                                                    Operation *inner) {
   auto unitOf = [&](Operation *stage) -> std::string {
@@ -872,25 +884,7 @@ LogicalResult GroupLowering::collectTwoLevelStages(Operation *dmaLoad, Operation
     stores.push_back(t);
     innerStores.push_back(u);
   }
-  for (Value input : computeStage->getOperands()) {
-    ComputeInput in;
-    if (auto buffer = input.getDefiningOp<ks::BufferOp>())
-      input = buffer.getSource();
-    if (auto scalar = input.getDefiningOp<ks::ScalarArgOp>()) {
-      auto it = options.scalarArgs.find(scalar.getArg());
-      if (it == options.scalarArgs.end())
-        return scalar.emitError("scalar argument ")
-               << scalar.getArg() << " needs a value at compile time (pass --arg NAME=VALUE)";
-      in.splat = it->second;
-    } else if (auto result = llvm::dyn_cast<OpResult>(input);
-               result && result.getOwner() == innerLoad) {
-      in.loadIndex = result.getResultNumber();
-    } else {
-      return computeStage->emitError("compute input is neither a load nor a scalar");
-    }
-    computeInputs.push_back(in);
-  }
-  return success();
+  return collectComputeInputs(innerLoad);
 }
 
 LogicalResult GroupLowering::collectTwoLevelUnits() {
