@@ -11,9 +11,11 @@
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/Arch/KTArchDialect.h"
 #include "ktflow/Arch/KTArchOps.h"
+#include "ktflow/Support/ParseGuard.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -67,8 +69,13 @@ ArchModel::load(MLIRContext &context, StringRef nameOrPath, std::string &error) 
   if (auto it = cache.find(canonical); it != cache.end())
     return it->second;
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(*path, &context);
-  if (!module)
+  // Verified outside the guard: only a crash in the parser is survived.
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module;
+  if (failed(runParserSafely(context, *path,
+                             [&] { module = parseSourceFile<ModuleOp>(*path, config); })))
+    return nullptr;
+  if (!module || failed(verify(*module)))
     return nullptr; // The parser and verifier reported why.
   ktarch::DeviceOp device;
   for (auto candidate : module->getOps<ktarch::DeviceOp>()) {

@@ -223,6 +223,11 @@ Type TileFutureType::parse(AsmParser &parser) {
       return {};
     partialTypes.push_back(partial);
   }
+  // A missing groups set is the verifier's rule (spec §3.3), not a syntax
+  // error: say so rather than "expected ','".
+  if (succeeded(parser.parseOptionalGreater()))
+    return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                      partialTypes, IntegerSetAttr());
   Attribute groupsAttr;
   SMLoc groupsLoc;
   if (parser.parseComma() || parser.parseKeyword("groups") ||

@@ -11,14 +11,41 @@
 #include "ktflow/Sim/Simulator.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+
+#include <iterator>
 
 using namespace ktflow;
 using namespace ktflow::sim;
 
-void sim::printReport(const SimResult &r, llvm::raw_ostream &os) {
-  os << "total cycles: " << r.totalCycles.count() << "\n";
+std::string sim::formatCycleTime(Cycles cycles, const arch::ArchModel &model) {
+  // The verifier keeps clock_mhz positive; a model built otherwise has no
+  // time to give.
+  if (model.clockMhz() <= 0)
+    return "no clock";
+  // Cycles over MHz are microseconds; scale to the unit that puts the value
+  // in [1, 1000), deciding after rounding so that 999.7 ns prints as
+  // 1.00 us, not 1000 ns.
+  double value = double(cycles.count()) * 1000.0 / double(model.clockMhz()); // ns
+  static const char *const units[] = {"ns", "us", "ms", "s"};
+  unsigned unit = 0;
+  while (unit + 1 < std::size(units) && value >= 999.5) {
+    value /= 1000.0;
+    ++unit;
+  }
+  int decimals = value >= 99.95 || cycles.count() == 0 ? 0 : value >= 9.995 ? 1 : 2;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("%.*f", decimals, value) << " " << units[unit] << " at "
+     << model.clockMhz() << " MHz";
+  return text;
+}
+
+void sim::printReport(const SimResult &r, const arch::ArchModel &model, llvm::raw_ostream &os) {
+  os << "total cycles: " << r.totalCycles.count() << " (" << formatCycleTime(r.totalCycles, model)
+     << ")\n";
   os << "units:\n";
   double total = std::max<int64_t>(1, r.totalCycles.count());
   for (const UnitStats &u : r.units)

@@ -1,4 +1,5 @@
-// A link naming an undefined node is reported at the link.
+// A link naming an undefined node is reported at the link (here the 'to'
+// end; undefined-link-from.mlir breaks the 'from' end).
 // RUN: not ktflow arch check %s 2>&1 | FileCheck %s
 
 #ddr_rule = #ktarch.access<memory = @ddr, min_size = 16, max_size = 256, size_multiple = 16, alignment = 16>

@@ -1,8 +1,11 @@
 // Both memory-space spellings parse to one attribute, printed in the
 // current spelling (spec §4.1); `unspecified` prints as
-// #ktdp.memory_space<unspecified>.
-// RUN: ktflow-opt %s | FileCheck %s
-// RUN: ktflow-opt %s | ktflow-opt | FileCheck %s
+// #ktdp.memory_space<unspecified>. The printed form re-parses to the same
+// text.
+// RUN: ktflow-opt %s > %t.1
+// RUN: ktflow-opt %t.1 > %t.2
+// RUN: diff %t.1 %t.2
+// RUN: FileCheck %s < %t.1
 
 #box = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
 

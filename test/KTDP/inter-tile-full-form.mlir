@@ -1,9 +1,12 @@
 // The examples of spec §5.9 as written there: the full
 // `!ktdp.tile_future<...>` form with an inline groups set containing `>=`
 // parses in the op positions of §3.4 (produce's result, reduce's and
-// consume's operand type), not only the stripped form.
-// RUN: ktflow-opt %s | FileCheck %s
-// RUN: ktflow-opt %s | ktflow-opt | FileCheck %s
+// consume's operand type), not only the stripped form; the printed form
+// re-parses to the same text.
+// RUN: ktflow-opt %s > %t.1
+// RUN: ktflow-opt %t.1 > %t.2
+// RUN: diff %t.1 %t.2
+// RUN: FileCheck %s < %t.1
 // RUN: not ktflow-opt %S/Inputs/bad-full-future.mlir -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK: #[[PAIRS:.+]] = affine_set<(d0)[s0] : (d0 - s0 * 2 >= 0, -d0 + s0 * 2 + 1 >= 0)>

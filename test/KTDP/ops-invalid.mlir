@@ -209,6 +209,27 @@ func.func @f(%m: memref<32xf16>) {
   return
 }
 
+// -----
+
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
+func.func @f(%a: index) {
+  %p = ktdp.construct_memory_view %a, sizes: [32], strides: [1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  // expected-error @+1 {{invalid kind of type specified: expected builtin.memref, but found 'tensor<32xf16>'}}
+  %w = ktdp.construct_distributed_memory_view(%p : memref<32xf16>) : tensor<32xf16>
+  return
+}
+
+// -----
+
+// The same rule in the generic form, where the op verifier checks it.
+#s = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
+func.func @f(%a: index) {
+  %p = ktdp.construct_memory_view %a, sizes: [32], strides: [1] {coordinate_set = #s, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  // expected-error @+1 {{result #0 must be memref of any type values, but got 'tensor<32xf16>'}}
+  %w = "ktdp.construct_distributed_memory_view"(%p) : (memref<32xf16>) -> tensor<32xf16>
+  return
+}
+
 //===--- §5.4 construct_access_tile ---===//
 
 // -----
@@ -474,6 +495,16 @@ func.func @f(%tab: memref<64xf16>) {
 
 // -----
 
+#s = affine_set<(d0) : (d0 >= 0)>
+#id = affine_map<(d0) -> (d0)>
+func.func @f(%tab: memref<64xf16>) {
+  // expected-error @+1 {{variables_space_set is unbounded in dimension 0 (spec §4.2)}}
+  %g = ktdp.construct_indirect_access_tile intermediate_variables(%i) %tab[(%i)] {variables_space_set = #s, variables_space_order = #id} : memref<64xf16> -> !ktdp.access_tile<8xindex>
+  return
+}
+
+// -----
+
 #s = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
 #id = affine_map<(d0) -> (d0)>
 func.func @f(%tab: memref<64xf16>, %ids: memref<16xf16>) {
@@ -600,6 +631,23 @@ func.func @f(%t: !ktdp.access_tile<8xindex>, %x: tensor<8xf16>) {
   return
 }
 
+// -----
+
+func.func @f(%t: !ktdp.access_tile<8xindex>, %x: tensor<*xf16>) {
+  // expected-error @+1 {{invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf16>'}}
+  ktdp.store %x, %t : tensor<*xf16>, <8xindex>
+  return
+}
+
+// -----
+
+// The same rule in the generic form, where the op verifier checks it.
+func.func @f(%t: !ktdp.access_tile<8xindex>, %x: tensor<*xf16>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of any type values, but got 'tensor<*xf16>'}}
+  "ktdp.store"(%x, %t) : (tensor<*xf16>, !ktdp.access_tile<8xindex>) -> ()
+  return
+}
+
 //===--- §5.8 runtime_arg_extract ---===//
 
 // -----
@@ -631,6 +679,14 @@ func.func @f(%r: !ktdp.runtime_arg<index, upperbound=4>) {
 func.func @f(%r: !ktdp.runtime_arg<i32, granularity=4>) {
   // expected-error @+1 {{'granularity' result must be index, got 'i32' (spec §5.8)}}
   %m = ktdp.runtime_arg_extract granularity from %r : <i32, granularity=4> -> i32
+  return
+}
+
+// -----
+
+func.func @f(%r: !ktdp.runtime_arg<i32, upperbound=4>) {
+  // expected-error @+1 {{'upperbound' result must be index, got 'i32' (spec §5.8)}}
+  %m = ktdp.runtime_arg_extract upperbound from %r : <i32, upperbound=4> -> i32
   return
 }
 

@@ -71,6 +71,11 @@ func.func @f(%a: !ktdp.tile_future<(tensor<4xf16>), groups = #g>) { return }
 
 // -----
 
+// expected-error @+1 {{tile_future needs a groups set (spec §3.3)}}
+func.func @f(%a: !ktdp.tile_future<(tensor<4xf16>)>) { return }
+
+// -----
+
 // expected-error @+1 {{tile_future groups must be an affine_set}}
 func.func @f(%a: !ktdp.tile_future<(tensor<4xf16>), groups = 3>) { return }
 

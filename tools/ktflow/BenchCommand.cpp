@@ -13,18 +13,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "KernelSource.h"
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/InitAll.h"
 #include "ktflow/Run/RunKernel.h"
 #include "ktflow/Schedule/ArchAccess.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -170,15 +169,9 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
       llvm::MemoryBuffer::getMemBufferCopy(gen::printKernel(spec), benchCase.name() + ".mlir"),
       llvm::SMLoc());
   mlir::AsmParserState asmState;
-  mlir::Block block;
-  mlir::ParserConfig config(&context);
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (mlir::succeeded(mlir::parseAsmSourceFile(sourceMgr, &block, config, &asmState)) &&
-      llvm::hasSingleElement(block) && mlir::isa<mlir::ModuleOp>(block.front())) {
-    module = mlir::cast<mlir::ModuleOp>(block.front());
-    module->getOperation()->remove();
-  }
-  if (!module || mlir::failed(mlir::verify(*module))) {
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      tool::parseKernelSource(sourceMgr, context, asmState, benchCase.name() + ".mlir");
+  if (!module) {
     row.outcome = Outcome::Error;
     row.reason = "generated kernel does not parse: " + firstDiagnostic;
     return row;

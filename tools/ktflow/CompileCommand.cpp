@@ -16,10 +16,12 @@
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Plan.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
+#include "ktflow/Support/ParseGuard.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -75,9 +77,14 @@ static int runCompile() {
     return 1;
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-  if (!module)
+  // Verified outside the guard: only a crash in the parser is survived.
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (mlir::failed(ktflow::runParserSafely(context, compileInput, [&] {
+        module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+      })))
+    return 1;
+  if (!module || mlir::failed(mlir::verify(*module)))
     return 1;
 
   ktflow::ktsched::ScheduleOptions options;

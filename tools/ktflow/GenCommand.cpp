@@ -15,9 +15,11 @@
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/Gen/RandomKernel.h"
 #include "ktflow/InitAll.h"
+#include "ktflow/Support/ParseGuard.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -74,7 +76,13 @@ static bool verifyKernel(mlir::MLIRContext &context, const std::string &text,
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
                                llvm::SMLoc());
-  return bool(mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context));
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (mlir::failed(ktflow::runParserSafely(context, name, [&] {
+        module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+      })))
+    return false;
+  return module && mlir::succeeded(mlir::verify(*module));
 }
 
 static int writeText(const std::string &path, const std::string &text) {

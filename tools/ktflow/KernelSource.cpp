@@ -1,28 +1,40 @@
 //===- KernelSource.cpp - parse a kernel keeping its SSA names ------------===//
 #include "KernelSource.h"
 
+#include "ktflow/Support/ParseGuard.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Verifier.h"
+
+#include <memory>
 
 mlir::OwningOpRef<mlir::ModuleOp>
 ktflow::tool::parseKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
                                 mlir::AsmParserState &asmState, llvm::StringRef bufferName,
                                 llvm::StringRef *failedStage) {
-  mlir::Block block;
-  mlir::ParserConfig config(&context);
-  if (mlir::failed(mlir::parseAsmSourceFile(sourceMgr, &block, config, &asmState))) {
+  // On the heap so that a parser crash can leak it: the parser's partial
+  // state may point into it. Verified below, outside the guard, so that only
+  // a crash in the parser is survived.
+  auto block = std::make_unique<mlir::Block>();
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
+  mlir::LogicalResult parsed = mlir::failure();
+  mlir::LogicalResult guarded = ktflow::runParserSafely(context, bufferName, [&] {
+    parsed = mlir::parseAsmSourceFile(sourceMgr, block.get(), config, &asmState);
+  });
+  if (mlir::failed(guarded))
+    (void)block.release();
+  if (mlir::failed(guarded) || mlir::failed(parsed)) {
     if (failedStage)
       *failedStage = "parsing";
     return nullptr;
   }
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (llvm::hasSingleElement(block) && mlir::isa<mlir::ModuleOp>(block.front())) {
-    module = mlir::cast<mlir::ModuleOp>(block.front());
+  if (llvm::hasSingleElement(*block) && mlir::isa<mlir::ModuleOp>(block->front())) {
+    module = mlir::cast<mlir::ModuleOp>(block->front());
     module->getOperation()->remove();
   } else {
     module = mlir::ModuleOp::create(mlir::FileLineColLoc::get(&context, bufferName, 1, 1));
     auto &ops = module->getBody()->getOperations();
-    ops.splice(ops.end(), block.getOperations());
+    ops.splice(ops.end(), block->getOperations());
   }
   if (mlir::failed(mlir::verify(*module))) {
     if (failedStage)

@@ -67,7 +67,8 @@ static int failWith(const llvm::Twine &message) {
 
 static void printPerformance(const sim::SimResult &result, const arch::ArchModel &model,
                              const arch::Workload *workload) {
-  llvm::outs() << "simulated cycles: " << result.totalCycles.count() << "\n";
+  llvm::outs() << "simulated cycles: " << result.totalCycles.count() << " ("
+               << sim::formatCycleTime(result.totalCycles, model) << ")\n";
   if (workload) {
     llvm::Expected<arch::RooflineBound> bound = model.roofline(*workload);
     if (!bound) {

@@ -131,7 +131,7 @@ static int runSim() {
   llvm::Expected<sim::SimResult> result = sim::simulate(*bundle, *model, inputs, options);
   if (!result)
     return failWith(llvm::toString(result.takeError()));
-  sim::printReport(*result, llvm::outs());
+  sim::printReport(*result, *model, llvm::outs());
   if (!simTrace.empty())
     if (llvm::Error e = sim::writeChromeTrace(*result, simTrace))
       return failWith(llvm::toString(std::move(e)));

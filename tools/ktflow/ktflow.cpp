@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,6 +31,11 @@ CommandRegistration::CommandRegistration(llvm::cl::SubCommand &sub, RunFn run) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // Lets every parse of a user's file survive a crash inside MLIR's own
+  // parsers (ktflow/Support/ParseGuard.h). A crash anywhere else still ends
+  // the process with LLVM's stack dump: outside a recovery context the
+  // handler gives the signal back to the handlers InitLLVM installed.
+  llvm::CrashRecoveryContext::Enable();
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "ktflow: compile KTIR kernels for scratchpad dataflow accelerators\n");

@@ -654,4 +654,19 @@ TEST_F(SimulatorTest, RunsAreDeterministic) {
   EXPECT_EQ(first.buffers, second.buffers);
 }
 
+TEST_F(SimulatorTest, CycleTimeUsesTheDeviceClock) {
+  auto sample = loadArch("sample"); // 1000 MHz
+  auto deep = loadArch("deep");     // 800 MHz
+  ASSERT_TRUE(sample && deep);
+  EXPECT_EQ(formatCycleTime(Cycles(9023), *sample), "9.02 us at 1000 MHz");
+  EXPECT_EQ(formatCycleTime(Cycles(9023), *deep), "11.3 us at 800 MHz");
+  EXPECT_EQ(formatCycleTime(Cycles(452), *sample), "452 ns at 1000 MHz");
+  EXPECT_EQ(formatCycleTime(Cycles(0), *sample), "0 ns at 1000 MHz");
+  EXPECT_EQ(formatCycleTime(Cycles(2097983), *sample), "2.10 ms at 1000 MHz");
+  // The unit is chosen after rounding: 999.7 us is 1.00 ms, not "1000 us".
+  EXPECT_EQ(formatCycleTime(Cycles(999700), *sample), "1.00 ms at 1000 MHz");
+  EXPECT_EQ(formatCycleTime(Cycles(999), *sample), "999 ns at 1000 MHz");
+  EXPECT_EQ(formatCycleTime(Cycles(int64_t(5e12)), *sample), "5000 s at 1000 MHz");
+}
+
 } // namespace

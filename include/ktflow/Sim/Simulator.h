@@ -98,8 +98,14 @@ using SymbolData = std::map<std::string, std::vector<uint8_t>>;
 llvm::Expected<SimResult> simulate(const dc::Bundle &bundle, const arch::ArchModel &model,
                                    const SymbolData &inputs, const SimOptions &options = {});
 
-/// Human-readable report: total cycles, per-unit busy/stall, bytes per link.
-void printReport(const SimResult &result, llvm::raw_ostream &os);
+/// `cycles` as time at `model`'s clock, for a reader who thinks in
+/// seconds: "9.02 us at 1000 MHz" (three significant digits, in ns, us, ms
+/// or s).
+std::string formatCycleTime(Cycles cycles, const arch::ArchModel &model);
+
+/// Human-readable report: total cycles (and their time at `model`'s clock),
+/// per-unit busy/stall, bytes per link.
+void printReport(const SimResult &result, const arch::ArchModel &model, llvm::raw_ostream &os);
 
 /// Chrome trace JSON (one track per unit instance; 1 cycle = 1 us).
 llvm::Error writeChromeTrace(const SimResult &result, llvm::StringRef path);
