@@ -5,9 +5,10 @@
 // stage, its stores one `store` stage; logical FIFOs join them. The compute
 // stage is bound to the first vector compute unit of the description that
 // has lanes for the group's widest element type and every op class of the
-// body, and one step moves one vector of that unit's lanes. The kernel's
-// grid must fit the cores (instances of the scratchpad's group); grid tile
-// i runs on core i (linear id, x fastest), recorded as a decision.
+// body, and one step moves one vector of that unit's lanes. Grid tile i
+// (linear id, x fastest) runs on core i mod cores (instances of the
+// scratchpad's group), in rounds when the grid is larger, recorded as a
+// decision.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
