@@ -269,9 +269,6 @@ bool TileExecutor::execTensor(Operation *op) {
     return true;
   }
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
-    Value padValue = pad.getConstantPaddingValue();
-    if (!padValue)
-      fail("tensor.pad with a non-constant padding value is not supported");
     TensorPtr src = tensor(pad.getSource());
     auto low = mixed.read(pad.getMixedLowPad());
     auto high = mixed.read(pad.getMixedHighPad());
@@ -279,7 +276,40 @@ bool TileExecutor::execTensor(Operation *op) {
     for (unsigned d = 0; d < src->rank(); ++d)
       shape.push_back(low[d] + src->shape()[d] + high[d]);
     auto out = std::make_shared<Tensor>(src->kind(), shape);
-    out->fill(scalar(padValue));
+    // The padding value is what the region yields at each padded index. A
+    // value defined outside the region (or a constant, wherever it is
+    // defined) is the same everywhere: evaluate it once. The region's own
+    // ops are evaluated by running it, never read before they ran.
+    Block &body = pad.getRegion().front();
+    Value yielded = body.getTerminator()->getOperand(0);
+    auto runAt = [&](ArrayRef<int64_t> idx) {
+      SmallVector<RtValue, 4> args;
+      for (int64_t v : idx)
+        args.push_back(Scalar::ofInt(ElemKind::Index, v));
+      auto values = runBlock(body, args);
+      current = op;
+      return std::get<Scalar>(values[0]);
+    };
+    SmallVector<int64_t, 4> idx(shape.size(), 0);
+    if (!pad.getRegion().isAncestor(yielded.getParentRegion())) {
+      out->fill(scalar(yielded));
+    } else if (pad.getConstantPaddingValue()) {
+      out->fill(runAt(idx));
+    } else {
+      // Index-dependent padding: run the region at every padded element.
+      for (int64_t i = 0, n = out->numElements(); i < n; ++i) {
+        bool inside = true;
+        for (unsigned d = 0; d < shape.size(); ++d)
+          inside &= idx[d] >= low[d] && idx[d] < low[d] + src->shape()[d];
+        if (!inside)
+          out->set(i, runAt(idx));
+        for (int level = int(shape.size()) - 1; level >= 0; --level) {
+          if (++idx[level] < shape[level])
+            break;
+          idx[level] = 0;
+        }
+      }
+    }
     SmallVector<int64_t, 4> steps(shape.size(), 1);
     forEachSliceElement(*this, *out, low, src->shape(), steps,
                         [&](int64_t i, int64_t lin) { out->copyElement(lin, *src, i); });

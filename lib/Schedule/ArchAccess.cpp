@@ -83,3 +83,31 @@ Bytes ktflow::ktsched::memoryAlignment(const ArchModel &model, NodeId memory) {
 int64_t ktflow::ktsched::sharersOf(const ArchModel &model, NodeId memory, NodeId unit) {
   return std::max<int64_t>(1, model.unitsPerMemoryInstance(memory, unit));
 }
+
+SmallVector<StringRef> ktflow::ktsched::requiredOpClasses(Region &body) {
+  SmallVector<StringRef> classes;
+  body.walk([&](VectorOp op) {
+    StringRef kind = op.getKind();
+    if (kind != "const" && !llvm::is_contained(classes, kind))
+      classes.push_back(kind);
+  });
+  return classes;
+}
+
+std::string ktflow::ktsched::whyUnitCannotRun(const ArchModel &model, NodeId unit,
+                                              Type elementType, ArrayRef<StringRef> classes) {
+  const Node &node = model.node(unit);
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (!node.isCompute())
+    os << "@" << node.name << " is not a compute unit";
+  else if (node.compute.isMatrix())
+    os << "@" << node.name << " is a matrix unit";
+  else if (!node.compute.lanesFor(elementType))
+    os << "@" << node.name << " has no lanes for " << elementType;
+  else if (auto missing = llvm::find_if(
+               classes, [&](StringRef c) { return !node.compute.issueCost(c).has_value(); });
+           missing != classes.end())
+    os << "@" << node.name << " lacks op class '" << *missing << "'";
+  return why;
+}

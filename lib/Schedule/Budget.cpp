@@ -24,7 +24,10 @@ std::optional<NodeId> ktflow::ktsched::boundComputeUnit(GroupOp group, const Arc
   auto name = dyn_cast_or_null<StringAttr>(decisionValue(compute, "unit"));
   if (!name)
     return std::nullopt;
-  return model.lookupNode(name);
+  std::optional<NodeId> unit = model.lookupNode(name);
+  if (!unit || !model.node(*unit).isCompute())
+    return std::nullopt;
+  return unit;
 }
 
 FailureOr<SmallVector<MemoryUse>> ktflow::ktsched::memoryUse(GroupOp group,

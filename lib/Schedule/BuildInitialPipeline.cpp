@@ -5,9 +5,10 @@
 // stage, its stores one `store` stage; logical FIFOs join them. The compute
 // stage is bound to the first vector compute unit of the description that
 // has lanes for the group's widest element type and every op class of the
-// body, and one step moves one vector of that unit's lanes. The kernel's
-// grid must fit the cores (instances of the scratchpad's group); grid tile
-// i runs on core i (linear id, x fastest), recorded as a decision.
+// body, and one step moves one vector of that unit's lanes. Grid tile i
+// (linear id, x fastest) runs on core i mod cores (instances of the
+// scratchpad's group), in rounds when the grid is larger, recorded as a
+// decision.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -23,19 +24,6 @@ using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::arch;
 using namespace ktflow::ktsched;
-
-/// Op classes the compute body needs from its unit.
-static SmallVector<StringRef> requiredOpClasses(ComputeOp compute) {
-  SmallVector<StringRef> classes;
-  compute.getBody().walk([&](VectorOp op) {
-    StringRef kind = op.getKind();
-    if (kind == "const")
-      return;
-    if (!llvm::is_contained(classes, kind))
-      classes.push_back(kind);
-  });
-  return classes;
-}
 
 static DictionaryAttr transferOf(Operation *op, StringAttr tensor, AffineMapAttr origin,
                                  DenseI64ArrayAttr shape, DenseI64ArrayAttr dims, Type type) {
@@ -67,26 +55,18 @@ static LogicalResult buildGroupPipeline(GroupOp group, KernelOp kernel, const Ar
     return group.emitError("compute group without a compute body");
 
   Type elementType = group.getElementType();
-  SmallVector<StringRef> classes = requiredOpClasses(compute);
+  SmallVector<StringRef> classes = requiredOpClasses(compute.getBody());
   std::optional<NodeId> unit;
   std::string why;
   for (NodeId candidate : model.computeUnits()) {
-    const Node &node = model.node(candidate);
-    if (node.compute.isMatrix())
+    // Matrix units are not candidates for a vector body (no reason given).
+    if (model.node(candidate).compute.isMatrix())
       continue;
-    if (!node.compute.lanesFor(elementType)) {
-      why = "@" + node.name + " has no lanes for ";
-      llvm::raw_string_ostream(why) << elementType;
-      continue;
+    why = whyUnitCannotRun(model, candidate, elementType, classes);
+    if (why.empty()) {
+      unit = candidate;
+      break;
     }
-    auto missing = llvm::find_if(
-        classes, [&](StringRef c) { return !node.compute.issueCost(c).has_value(); });
-    if (missing != classes.end()) {
-      why = "@" + node.name + " lacks op class '" + missing->str() + "'";
-      continue;
-    }
-    unit = candidate;
-    break;
   }
   if (!unit)
     return group.emitError("no compute unit of @")

@@ -174,8 +174,20 @@ static LogicalResult expandGroup(GroupOp group, const ArchModel &model, NodeId g
     return group.emitError("expected load, compute and store stages");
   auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(compute, "unit"));
   std::optional<NodeId> unit = unitName ? model.lookupNode(unitName) : std::nullopt;
-  if (!unit)
-    return compute.emitError("compute stage is not bound to a compute unit of @") << model.name();
+  if (!unit) {
+    InFlightDiagnostic diag = compute.emitError("compute stage is not bound to a compute unit of @")
+                              << model.name();
+    if (unitName)
+      diag << " (bound to @" << unitName.getValue() << ")";
+    return diag;
+  }
+  // A binding from a plan, a hand-written schedule or another description
+  // must name a unit that can run the body, as the initial pipeline's does.
+  std::string why = whyUnitCannotRun(model, *unit, group.getElementType(),
+                                     requiredOpClasses(compute.getBody()));
+  if (!why.empty())
+    return compute.emitError("compute stage is bound to @")
+           << model.node(*unit).name << ", which cannot run this group (" << why << ")";
   NodeInstance computeInstance{*unit, 0};
   OpBuilder b(compute);
   Location loc = group.getLoc();

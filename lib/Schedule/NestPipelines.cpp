@@ -95,8 +95,12 @@ struct NestPipelinesPass : ktflow::ktsched::impl::NestPipelinesBase<NestPipeline
     for (KernelOp kernel : getOperation().getOps<KernelOp>())
       for (GroupOp group : kernel.getOps<GroupOp>()) {
         PipelineOp pipeline = outerPipeline(group);
-        if (!pipeline) {
-          group.emitError("expected an expanded pipeline");
+        // Path expansion gives every stage its `level`; the initial
+        // pipeline's logical stages have none and would pass as one level.
+        StageOp compute = pipeline ? computeStage(group) : StageOp();
+        if (!compute || !compute->hasAttr("level")) {
+          group.emitError("expected an expanded pipeline")
+              << (compute ? " (run -ktsched-expand-paths first)" : "");
           return signalPassFailure();
         }
         if (failed(nest(pipeline, 0)))

@@ -50,8 +50,17 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
       for (GroupOp group : kernel.getOps<GroupOp>()) {
         std::optional<NodeId> unit = boundComputeUnit(group, *model);
         PipelineOp pipeline = outerPipeline(group);
-        if (!unit || !pipeline) {
+        StageOp compute = pipeline ? computeStage(group) : StageOp();
+        auto unitName =
+            compute ? dyn_cast_or_null<StringAttr>(decisionValue(compute, "unit")) : StringAttr();
+        if (!unitName) {
           group.emitError("expected a pipeline bound to a compute unit");
+          return signalPassFailure();
+        }
+        if (!unit) {
+          // A schedule made for another description, or an edited one.
+          compute.emitError("compute stage is not bound to a compute unit of @")
+              << model->name() << " (bound to @" << unitName.getValue() << ")";
           return signalPassFailure();
         }
         int64_t instances = sharersOf(*model, placement->scratchpad, *unit);

@@ -1,6 +1,6 @@
 //===- Report.cpp - text report and Chrome trace of a simulation ----------===//
 //
-// The report lists what docs/sim.md promises: total cycles, per unit
+// The report lists what docs/simulator.md promises: total cycles, per unit
 // instance its busy and stall cycles and utilisation, and the bytes and
 // busy cycles of every link and memory port that carried traffic. The
 // trace is Chrome's JSON trace-event format: one thread per unit instance

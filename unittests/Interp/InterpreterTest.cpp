@@ -3,7 +3,7 @@
 // Small KTIR kernels exercising what the shipped examples do not: distributed
 // views over scratchpads, indirect tiles with masked indices and scatters,
 // another tile's scratchpad, duplicate points, the general linalg path,
-// scf.while and tensor slicing.
+// scf.while, tensor slicing and padding.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/InitAll.h"
@@ -317,6 +317,48 @@ TEST(InterpreterTensor, SlicesReshapesAndElements) {
   %r = arith.addf %c, %f : tensor<4xf32>
 )"),
             (std::vector<double>{6, 10, 11, 15}));
+}
+
+// tensor.pad's padding value in each of its forms: a constant defined
+// outside the region, one defined inside it (which used to be read before
+// the region ran: "value used before it was computed"), and a value that
+// depends on the padded index.
+TEST(InterpreterTensor, PadWithOutsideConstant) {
+  EXPECT_EQ(compute(R"(
+  %v = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %p = arith.constant 7.0 : f32
+  %r = tensor.pad %v low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %p : f32
+  } : tensor<2xf32> to tensor<4xf32>
+)"),
+            (std::vector<double>{7, 1, 2, 7}));
+}
+
+TEST(InterpreterTensor, PadWithConstantInsideTheRegion) {
+  EXPECT_EQ(compute(R"(
+  %v = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %r = tensor.pad %v low[2] high[0] {
+  ^bb0(%i: index):
+    %p = arith.constant -3.0 : f32
+    tensor.yield %p : f32
+  } : tensor<2xf32> to tensor<4xf32>
+)"),
+            (std::vector<double>{-3, -3, 1, 2}));
+}
+
+TEST(InterpreterTensor, PadWithIndexDependentValue) {
+  EXPECT_EQ(compute(R"(
+  %v = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %r = tensor.pad %v low[1] high[1] {
+  ^bb0(%i: index):
+    %n = arith.index_cast %i : index to i32
+    %f = arith.sitofp %n : i32 to f32
+    %p = arith.addf %f, %f : f32
+    tensor.yield %p : f32
+  } : tensor<2xf32> to tensor<4xf32>
+)"),
+            (std::vector<double>{0, 1, 2, 6}));
 }
 
 TEST(InterpreterErrors, ShapeMismatchAndNonPositiveGrid) {

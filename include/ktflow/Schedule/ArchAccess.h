@@ -35,6 +35,15 @@ Bytes memoryAlignment(const arch::ArchModel &model, arch::NodeId memory);
 /// Instances of `unit` (sub-cores) that share one instance of `memory`.
 int64_t sharersOf(const arch::ArchModel &model, arch::NodeId memory, arch::NodeId unit);
 
+/// Op classes a compute body (the region of a compute op or stage) needs
+/// from its unit: the kinds of its vops, constants excepted.
+llvm::SmallVector<llvm::StringRef> requiredOpClasses(mlir::Region &body);
+/// Why `unit` cannot run a compute body over `elementType` that needs
+/// `classes`, or "" when it can: it is not a compute unit, it is a matrix
+/// unit, it has no lanes for the type, or it lacks an op class.
+std::string whyUnitCannotRun(const arch::ArchModel &model, arch::NodeId unit,
+                             mlir::Type elementType, llvm::ArrayRef<llvm::StringRef> classes);
+
 } // namespace ktflow::ktsched
 
 #endif // KTFLOW_SCHEDULE_ARCHACCESS_H

@@ -29,7 +29,8 @@ mlir::FailureOr<llvm::SmallVector<MemoryUse>>
 memoryUse(GroupOp group, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model,
           int64_t defaultDepth = 1);
 
-/// The compute unit the group is bound to.
+/// The compute unit the group is bound to; none when the binding names no
+/// compute unit of `model`.
 std::optional<arch::NodeId> boundComputeUnit(GroupOp group, const arch::ArchModel &model);
 
 } // namespace ktflow::ktsched

@@ -6,7 +6,7 @@
 // among users through per-resource reservations; FIFOs block producers
 // when full and consumers when empty; compute costs are the description's
 // issue costs. Values are real (f16/bf16 rounded after every operation).
-// docs/sim.md describes the timing and sharing model.
+// docs/simulator.md describes the timing and sharing model.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_SIM_SIMULATOR_H

@@ -1,5 +1,5 @@
 // Row sums of one f32 row of 262144 elements: a reduction whose row alone
-// (1 MiB) exceeds every scratchpad budget of sample and deep.
+// (1 MiB) exceeds every scratchpad budget of sample, spyre and deep.
 #set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 262143 >= 0)>
 #one = affine_set<(d0) : (d0 == 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -1,3 +1,7 @@
+// The input check takes no description (no arch option): it reads only
+// the KTIR and the one supported-op table, the same on every description;
+// ../examples/unsupported.test shows `ktflow compile --arch` rejecting the
+// same constructs on sample, spyre and deep.
 // The input check accepts kernels inside the coverage: a fused chain, a
 // loop without iter_args with row/column broadcasts, f32 reductions over
 // either dimension. It changes nothing.

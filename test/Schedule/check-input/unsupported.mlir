@@ -1,3 +1,7 @@
+// The input check takes no description (no arch option): it reads only
+// the KTIR and the one supported-op table, the same on every description;
+// ../examples/unsupported.test shows `ktflow compile --arch` rejecting the
+// same constructs on sample, spyre and deep.
 // Negative twin: each construct outside the coverage is rejected by the
 // input check with a diagnostic naming the op and what is missing.
 // RUN: ktflow-opt %s -split-input-file -verify-diagnostics -ktsched-check-input

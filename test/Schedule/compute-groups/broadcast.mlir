@@ -1,3 +1,6 @@
+// Forming groups takes no description (no arch option): fusion, operand
+// dims and tile origins come from the KTIR alone; units and lanes are
+// chosen later by -ktsched-initial-pipeline (../initial-pipeline).
 // Broadcasts disappear into the operands' dims: a column vector runs
 // along dimension 0, a row vector along dimension 1, a one-element tile
 // collapsed to a scalar along none (-1), a scalar argument is a

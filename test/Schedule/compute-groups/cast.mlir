@@ -1,3 +1,6 @@
+// Forming groups takes no description (no arch option): fusion, operand
+// dims and tile origins come from the KTIR alone; units and lanes are
+// chosen later by -ktsched-initial-pipeline (../initial-pipeline).
 // Casts are vops of class "cast"; the group's element type is the widest
 // one in the body (f32 here), which later fixes the vector width.
 // RUN: ktflow-opt %s %to_groups | FileCheck %s

@@ -1,3 +1,6 @@
+// Forming groups takes no description (no arch option): fusion, operand
+// dims and tile origins come from the KTIR alone; units and lanes are
+// chosen later by -ktsched-initial-pipeline (../initial-pipeline).
 // A stored input passes through the compute unit as an explicit "copy"
 // vop; a group may update a buffer in place at the coordinates it reads.
 // RUN: ktflow-opt %s %to_groups | FileCheck %s

@@ -1,3 +1,6 @@
+// Forming groups takes no description (no arch option): fusion, operand
+// dims and tile origins come from the KTIR alone; units and lanes are
+// chosen later by -ktsched-initial-pipeline (../initial-pipeline).
 // Loads to the store, one fused body: max(a * b + c, 0) becomes one group
 // whose compute body is mul, add and max with a constant 0 (the relu).
 // RUN: ktflow-opt %S/../Inputs/relu_rows.mlir %to_groups | FileCheck %s

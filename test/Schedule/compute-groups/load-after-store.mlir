@@ -1,3 +1,6 @@
+// Forming groups takes no description (no arch option): fusion, operand
+// dims and tile origins come from the KTIR alone; units and lanes are
+// chosen later by -ktsched-initial-pipeline (../initial-pipeline).
 // A group loads all its inputs before it stores, so a load that follows a
 // store to the same kernel argument in program order is rejected (it would
 // read the old contents); independent stores of two shapes form two groups.

@@ -1,3 +1,6 @@
+// Forming groups takes no description (no arch option): fusion, operand
+// dims and tile origins come from the KTIR alone; units and lanes are
+// chosen later by -ktsched-initial-pipeline (../initial-pipeline).
 // Negative twin: values the table accepts but a group cannot express — a
 // reduction whose init is loaded rather than constant, a view at a
 // constant address instead of a kernel argument.

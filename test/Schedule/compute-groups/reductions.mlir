@@ -1,3 +1,6 @@
+// Forming groups takes no description (no arch option): fusion, operand
+// dims and tile origins come from the KTIR alone; units and lanes are
+// chosen later by -ktsched-initial-pipeline (../initial-pipeline).
 // Reductions over another dimension and over the last one form separate
 // groups over the same iteration space; each body ends in a `reduce` vop
 // with its combiner, dimension and constant init.
