@@ -16,6 +16,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -37,8 +39,15 @@ MLIRContext &ktflow::fuzz::fuzzContext() {
 
 OwningOpRef<ModuleOp> ktflow::fuzz::parseFuzzInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // The tools read files into NUL-terminated MemoryBuffers, and MLIR's lexer
+  // relies on that terminator: given libFuzzer's unterminated bytes (as
+  // parseSourceString passes them) it reads past the end of the input. Parse
+  // what the tools would parse, a terminated copy.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "fuzz-input"),
+                               llvm::SMLoc());
   ParserConfig config(&fuzzContext());
-  return parseSourceString<ModuleOp>(text, config, "fuzz-input");
+  return parseSourceFile<ModuleOp>(sourceMgr, config);
 }
 
 llvm::ArrayRef<llvm::StringRef> ktflow::fuzz::shippedDescriptions() {
