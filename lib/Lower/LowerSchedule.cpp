@@ -1315,39 +1315,25 @@ FailureOr<SmallVector<GroupLowering::CoreClass>> GroupLowering::coreClasses() {
     for (int64_t iteration = 0; iteration < loopTripsOf[c]; ++iteration) {
       coords[3] = loopLower[c] + iteration * loopStep;
       SmallVector<int64_t> extent(space.begin(), space.end());
-      // Whether every masked point of this grid tile lies past the last
-      // element of its tensor in memory (then moving the whole tile only
-      // touches the symbol's padding, which belongs to no one).
-      bool maskedPastEnd = true;
       for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
         SmallVector<int64_t> at(coords.begin(), coords.end());
         at.resize(t.origin.getNumDims(), 0);
         SmallVector<int64_t> origin = t.origin.compose(at);
         auto shape = t.tensor.getShape();
         auto lower = t.tensor.getLowerCorner();
-        auto strides = t.tensor.getStrides();
-        size_t rank = std::min({t.dims.size(), origin.size(), shape.size(), lower.size(),
-                                strides.size()});
-        int64_t base = t.tensor.getOffset(), last = t.tensor.getOffset();
-        for (size_t i = 0; i < rank; ++i) {
-          base += (origin[i] - lower[i]) * strides[i];
-          last += (shape[i] - 1) * strides[i];
-        }
+        size_t rank = std::min({t.dims.size(), origin.size(), shape.size(), lower.size()});
         for (size_t i = 0; i < rank; ++i) {
           int64_t d = t.dims[i];
           if (d < 0)
             continue;
           int64_t valid = std::clamp<int64_t>(shape[i] - (origin[i] - lower[i]), 0, space[d]);
-          if (valid < space[d] && base + valid * strides[i] <= last)
-            maskedPastEnd = false;
           extent[d] = std::min(extent[d], valid);
         }
       }
-      // Valid rows that are not whole vectors cannot be lowered; when the
-      // masked rest lies past the tensors' ends the whole tile is moved.
-      if (extent != space && maskedPastEnd && extent.back() > 0 &&
-          extent.back() % vectorWidth != 0)
-        extent.assign(space.begin(), space.end());
+      // Valid rows that are not whole vectors end in a partial vector,
+      // which checkPartialVector() accepts where the data ends (the
+      // whole tile is not moved instead: that could write past the
+      // symbol's alignment padding).
       if (valid && *valid != extent)
         return group.emitError("grid tile ")
                << c << " is partly masked in some loop iterations only: not lowered";
