@@ -51,6 +51,9 @@ namespace {
 enum class TransferKind { Full, Scalar, Other };
 
 TransferKind kindOf(DictionaryAttr transfer, int64_t rank) {
+  if (!transfer || !transfer.getAs<FlatSymbolRefAttr>("tensor") ||
+      !transfer.getAs<AffineMapAttr>("origin"))
+    return TransferKind::Other;
   auto dims = transfer.getAs<DenseI64ArrayAttr>("dims");
   auto shape = transfer.getAs<DenseI64ArrayAttr>("shape");
   if (!dims || !shape || dims.size() != shape.size())
@@ -179,18 +182,28 @@ LogicalResult flattenGroup(KernelOp kernel, GroupOp group) {
   std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
   if (!lanes || *lanes <= 0)
     return success();
+  // Only the initial pipeline's form is rewritten (one load and one store
+  // stage holding every transfer); anything else is left alone.
   SmallVector<StageOp> movers;
+  bool wellFormed = true;
   group.walk([&](StageOp stage) {
-    if (stage.getRole() == "load" || stage.getRole() == "store")
+    StringRef role = stage.getRole();
+    if (role == "load" || role == "store")
       movers.push_back(stage);
+    else if (role != "compute")
+      wellFormed = false;
+    if ((role == "load" || role == "store") && !stage->getAttrOfType<ArrayAttr>("transfers"))
+      wellFormed = false;
   });
+  if (!wellFormed || movers.empty())
+    return success();
   // Only rows that are not whole vectors need it: a vector is the bytes of
   // `lanes` elements of the group's type, moved in each transfer's type.
   Bytes vectorBytes = toBytes(Elements(*lanes), elementSize(group.getElementType()));
   bool partialRows = false, anyFull = false;
   for (StageOp stage : movers)
     for (Attribute attr : stage->getAttrOfType<ArrayAttr>("transfers")) {
-      auto transfer = cast<DictionaryAttr>(attr);
+      auto transfer = dyn_cast<DictionaryAttr>(attr);
       switch (kindOf(transfer, rank)) {
       case TransferKind::Other:
         return success();
@@ -238,8 +251,8 @@ LogicalResult flattenGroup(KernelOp kernel, GroupOp group) {
   AffineExpr lowerBound;
   if (loop) {
     trips = commonTrips(kernel, loop);
-    int64_t step = loop.getAs<IntegerAttr>("step").getInt();
     bool adjacent = trips.has_value();
+    int64_t step = adjacent ? loop.getAs<IntegerAttr>("step").getInt() : 1;
     for (AffineExpr origin : origins) {
       AffineExpr advance = simplifyAffineExpr(origin.replace(iv, iv + step) - origin,
                                               kOriginDims, 0);

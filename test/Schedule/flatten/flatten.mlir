@@ -31,3 +31,7 @@
 // KEEP: ktsched.group @g0
 // KEEP-NOT: flatten
 // KEEP: space = array<i64: {{[0-9]+}}, {{[0-9]+}}>
+//
+// Only the initial pipeline's form is rewritten: after path expansion the
+// same group is left alone (no crash on other forms, nothing to diagnose).
+// RUN: ktflow-opt %S/../../Run/Inputs/contiguous_100x11.mlir %to_groups -ktsched-initial-pipeline=arch=sample -ktsched-expand-paths -ktsched-flatten | FileCheck %s --check-prefix=KEEP
