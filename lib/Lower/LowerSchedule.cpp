@@ -555,12 +555,18 @@ LogicalResult GroupLowering::collect() {
     // The split's instances share what is valid of the split dimension, as
     // evenly as the schedule's shares were: in whole vectors along the
     // vector dimension (so only the last share can end with a partial
-    // one), in single indices elsewhere.
-    int64_t n = shares.size(), valid = space[splitDim];
+    // one), in single indices elsewhere, and only over the instances the
+    // schedule gave work. A schedule that split nothing (one share, e.g.
+    // along a reduced dimension, which instances must not divide: each
+    // would fold part of the rows into the same results) keeps one.
+    int64_t n = std::max<int64_t>(1, llvm::count_if(shares, [](int64_t e) { return e > 0; }));
+    if (splitDim == reduceDim)
+      n = 1;
+    int64_t valid = space[splitDim];
     int64_t unit = splitDim == (int64_t)space.size() - 1 ? vectorWidth : 1;
     int64_t units = (valid + unit - 1) / unit, left = valid;
-    for (int64_t i = 0; i < n; ++i) {
-      shares[i] = std::min(left, (units / n + (i < units % n ? 1 : 0)) * unit);
+    for (int64_t i = 0; i < (int64_t)shares.size(); ++i) {
+      shares[i] = i < n ? std::min(left, (units / n + (i < units % n ? 1 : 0)) * unit) : 0;
       left -= shares[i];
     }
   }
