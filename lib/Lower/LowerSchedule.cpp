@@ -607,6 +607,7 @@ LogicalResult GroupLowering::collect() {
     }
     tiles.push_back(std::move(list));
   }
+
   if (reduction) {
     if (failed(checkReductionStores()))
       return failure();
@@ -1865,7 +1866,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           for (size_t c : columnLoads)
             push(loads[c], segmentAddress(loads[c], j, k, seg));
           ld.loop(seg.rows);
-          ld.loop(vectorsPerRow(tile));
+          ld.loop(tile.extent.back() / vectorWidth);
           for (auto [i, t] : llvm::enumerate(loads))
             if (!llvm::is_contained(columnLoads, i))
               push(t, segmentAddress(t, j, k, seg));
@@ -1927,7 +1928,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
             vec.bcast(reg[arg], heldColumn[in.loadIndex], 0, Elements(vectorWidth));
             vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
           }
-          vec.loop(vectorsPerRow(tile));
+          vec.loop(tile.extent.back() / vectorWidth);
           receiveInputs();
           if (failed(emitBody(vec, reg, nextReg, [&](unsigned, uint8_t r) {
                 vec.send(nearest(stUnit), r);
