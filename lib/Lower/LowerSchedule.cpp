@@ -181,12 +181,31 @@ private:
                               bool &broadcast) const;
   /// Checks a reducing group's result buffers and DMA runs (collect()).
   LogicalResult checkReductionStores();
-  /// A reduction's result run that is not a legal DMA access but ends where
-  /// the tensor ends, on every core that copies it: the run rounded up to
-  /// the DMA's size multiple, its extra bytes (padding lanes of the last
-  /// result vector) landing in the symbol's alignment padding, which
-  /// nothing reads. None when that does not apply.
+  /// A stored run that is not a legal DMA access but ends where the
+  /// kernel argument's data ends, on every core that copies it: the run
+  /// rounded up to the DMA's size multiple, its extra bytes (padding lanes
+  /// of the last vector) landing in the symbol's alignment padding, which
+  /// nothing reads. Applies to a reduction's results and to the single row
+  /// of a tile whose last vector is partial. None when that does not apply.
   std::optional<Bytes> widenedResultRun(const Transfer &t, const Tile &tile, Bytes run);
+  /// Vectors per tile row: the compute side moves whole vectors, so a row
+  /// that is not whole vectors ends with a partial one.
+  int64_t vectorsPerRow(const Tile &tile) const {
+    return (tile.extent.back() + vectorWidth - 1) / vectorWidth;
+  }
+  bool hasPartialVector(const Tile &tile) const {
+    return tile.extent.back() % vectorWidth != 0;
+  }
+  /// A load run the DMA cannot move as it is, rounded up to a legal access
+  /// when that still fits the slot: the extra bytes land in the slot's
+  /// padding and are never used (reading neighbouring data is harmless).
+  std::optional<Bytes> widenedLoadRun(const Transfer &t, Bytes run) const;
+  /// A tile whose rows are not whole vectors: its last vector is computed
+  /// whole, so every slot must hold it and every DMA run must stay legal.
+  /// Diagnoses what cannot be lowered ("masked vectors are not lowered").
+  LogicalResult checkPartialVector(const Tile &tile);
+  /// Byte just past the last element of any view of kernel argument `arg`.
+  Bytes argumentDataEnd(int64_t arg, ElementSize esize);
   /// The bundle symbol of a transfer's kernel argument (created on first use).
   uint32_t symbolOf(const Transfer &t, bool isOutput);
   /// One DMA copy of a tile between global memory (the transfer's symbol at
@@ -309,11 +328,8 @@ LogicalResult GroupLowering::collect() {
   if (restriction && restriction->space.size() == space.size() && splitDim >= 0 &&
       splitDim < (int64_t)space.size()) {
     // A partly masked grid tile: the split's instances share what is valid
-    // of the split dimension, as evenly as the schedule's shares were.
+    // of the split dimension (rebalanced below, once the vector is known).
     space = restriction->space;
-    int64_t n = shares.size(), valid = space[splitDim];
-    for (int64_t i = 0; i < n; ++i)
-      shares[i] = valid / n + (i < valid % n ? 1 : 0);
   }
   if (loopOrder.size() != space.size()) {
     loopOrder.clear();
@@ -534,6 +550,27 @@ LogicalResult GroupLowering::collect() {
       }
   }
 
+  if (restriction && restriction->space.size() == space.size() && splitDim >= 0 &&
+      splitDim < (int64_t)space.size()) {
+    // The split's instances share what is valid of the split dimension, as
+    // evenly as the schedule's shares were: in whole vectors along the
+    // vector dimension (so only the last share can end with a partial
+    // one), in single indices elsewhere, and only over the instances the
+    // schedule gave work. A schedule that split nothing (one share, e.g.
+    // along a reduced dimension, which instances must not divide: each
+    // would fold part of the rows into the same results) keeps one.
+    int64_t n = std::max<int64_t>(1, llvm::count_if(shares, [](int64_t e) { return e > 0; }));
+    if (splitDim == reduceDim)
+      n = 1;
+    int64_t valid = space[splitDim];
+    int64_t unit = splitDim == (int64_t)space.size() - 1 ? vectorWidth : 1;
+    int64_t units = (valid + unit - 1) / unit, left = valid;
+    for (int64_t i = 0; i < (int64_t)shares.size(); ++i) {
+      shares[i] = i < n ? std::min(left, (units / n + (i < units % n ? 1 : 0)) * unit) : 0;
+      left -= shares[i];
+    }
+  }
+
   // Tiles of each sub-core instance, in loop order (outermost first).
   int64_t start = 0;
   for (int64_t share : shares) {
@@ -565,10 +602,6 @@ LogicalResult GroupLowering::collect() {
         tile.origin.push_back(o);
         tile.extent.push_back(std::min(tileShape[d], hi[d] - o));
       }
-      if (tile.extent.back() % vectorWidth != 0)
-        return outer->emitError("a tile row of ")
-               << tile.extent.back() << " elements is not a whole number of "
-               << vectorWidth << "-element vectors: masked vectors are not lowered";
       list.push_back(tile);
     }
     }
@@ -737,7 +770,11 @@ LogicalResult GroupLowering::checkReductionStores() {
 
 std::optional<Bytes> GroupLowering::widenedResultRun(const Transfer &t, const Tile &tile,
                                                     Bytes run) {
-  if (!reduction || t.dims.size() > 1)
+  // A reduction's one-dimensional results, or a partial last vector (the
+  // callers ensure its tile is a single row, so the run is one copy).
+  bool partialRow = !reduction && hasPartialVector(tile) && !t.dims.empty() &&
+                    t.dims.back() == (int64_t)space.size() - 1;
+  if (!(reduction && t.dims.size() <= 1) && !partialRow)
     return std::nullopt;
   auto dmaNode = model.lookupNode(dmaUnit);
   auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
@@ -757,12 +794,9 @@ std::optional<Bytes> GroupLowering::widenedResultRun(const Transfer &t, const Ti
   for (const Transfer &load : loads)
     if (load.arg == t.arg)
       return std::nullopt;
-  int64_t extent = t.tensor.getOffset() + 1;
-  auto shape = t.tensor.getShape();
-  auto strides = t.tensor.getStrides();
-  for (size_t i = 0; i < shape.size(); ++i)
-    extent += (shape[i] - 1) * strides[i];
-  Bytes end = toBytes(Elements(extent), t.esize);
+  // Another view of the same argument may extend further: the padding
+  // starts after all of them.
+  Bytes end = argumentDataEnd(t.arg, t.esize);
   Bytes allocated = end.alignTo(model.node(globalMemories.front()).memory.alignment);
   Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
   for (int64_t c : coreIds) {
@@ -774,6 +808,105 @@ std::optional<Bytes> GroupLowering::widenedResultRun(const Transfer &t, const Ti
       return std::nullopt;
   }
   return widened;
+}
+
+Bytes GroupLowering::argumentDataEnd(int64_t arg, ElementSize size) {
+  int64_t last = 0;
+  for (ks::TensorOp tensor : kernel.getBody().getOps<ks::TensorOp>()) {
+    if (tensor.getArg() != arg)
+      continue;
+    int64_t extent = tensor.getOffset() + 1;
+    auto shape = tensor.getShape();
+    auto strides = tensor.getStrides();
+    for (size_t i = 0; i < shape.size() && i < strides.size(); ++i)
+      extent += (shape[i] - 1) * strides[i];
+    last = std::max(last, extent);
+  }
+  return toBytes(Elements(last), size);
+}
+
+std::optional<Bytes> GroupLowering::widenedLoadRun(const Transfer &t, Bytes run) const {
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!dmaNode || globalMemories.empty())
+    return std::nullopt;
+  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
+  if (!rule || rule->allowsSize(run))
+    return std::nullopt;
+  Bytes widened = std::max(run, rule->minSize).alignTo(rule->sizeMultiple);
+  if (!rule->allowsSize(widened) || widened > t.bytes)
+    return std::nullopt;
+  return widened;
+}
+
+LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
+  int64_t n = tile.extent.back();
+  auto masked = [&](const Twine &why) {
+    std::string text = ("a tile row of " + Twine(n) + " elements is not a whole number of " +
+                        Twine(vectorWidth) + "-element vectors")
+                           .str();
+    if (!why.isTriviallyEmpty())
+      text += " " + why.str();
+    return outer->emitError(text) << ": masked vectors are not lowered";
+  };
+  // A fold must not see the padding lanes (the ISA has no lane mask).
+  if (reduction)
+    return masked("");
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < space.size(); ++d)
+    rows *= tile.extent[d];
+  // Each row's last vector would run into the next row of a dense slot.
+  if (rows > 1)
+    return masked("and the tile's rows are not one contiguous run");
+  const int64_t vectorDim = (int64_t)space.size() - 1, rowDim = vectorDim - 1;
+  for (const Transfer &t : loads)
+    if (rowDim >= 0 && !t.dims.empty() &&
+        llvm::all_of(t.dims, [&](int64_t d) { return d == rowDim; }))
+      return masked("beside a column operand");
+  auto spansVector = [&](const Transfer &t) {
+    return !t.dims.empty() && t.dims.back() == vectorDim;
+  };
+  // The compute side moves whole vectors through the slot it reads or
+  // writes (the inner one on two levels).
+  Bytes whole = toBytes(Elements(vectorsPerRow(tile) * vectorWidth), esize);
+  auto slotHolds = [&](const Transfer &t, Bytes bytes) -> LogicalResult {
+    if (t.bytes >= bytes)
+      return success();
+    return masked("and a slot of " + Twine(t.bytes.count()) + " bytes for @" +
+                  t.tensor.getSymName() + " cannot hold its last vector whole");
+  };
+  for (auto [i, t] : llvm::enumerate(loads)) {
+    if (!spansVector(t))
+      continue;
+    if (failed(slotHolds(twoLevel ? innerLoads[i] : t, whole)))
+      return failure();
+    Bytes run = toBytes(Elements(n), t.esize);
+    if (std::optional<Bytes> widened = widenedLoadRun(t, run))
+      run = *widened;
+    if (!twoLevel && failed(slotHolds(t, std::max(run, whole))))
+      return failure();
+  }
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  const arch::AccessRule *rule =
+      dmaNode && !globalMemories.empty()
+          ? model.node(*dmaNode).accessTo(globalMemories.front())
+          : nullptr;
+  for (auto [i, t] : llvm::enumerate(stores)) {
+    if (!spansVector(t))
+      continue;
+    if (failed(slotHolds(twoLevel ? innerStores[i] : t, whole)))
+      return failure();
+    // Only the valid bytes, or whole granules whose excess lies past the
+    // end of the argument's data, may be written: anything else would
+    // clobber the data that follows in memory.
+    Bytes run = toBytes(Elements(n), t.esize);
+    if (rule && !rule->allowsSize(run) && !widenedResultRun(t, tile, run))
+      return masked("and its " + Twine(run.count()) + "-byte DMA run of @" +
+                    t.tensor.getSymName() +
+                    " is neither a legal access nor at the end of the data");
+  }
+  return success();
 }
 
 LogicalResult GroupLowering::collectComputeInputs(Operation *loadStage) {
@@ -1132,7 +1265,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
       }
       for (size_t d = 0; d + 1 < space.size(); ++d)
         vec.loop(tile.extent[d]);
-      vec.loop(tile.extent.back() / vectorWidth);
+      vec.loop(vectorsPerRow(tile));
       for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
         const ComputeInput &in = computeInputs[i];
         if (in.splat)
@@ -1184,39 +1317,25 @@ FailureOr<SmallVector<GroupLowering::CoreClass>> GroupLowering::coreClasses() {
     for (int64_t iteration = 0; iteration < loopTripsOf[c]; ++iteration) {
       coords[3] = loopLower[c] + iteration * loopStep;
       SmallVector<int64_t> extent(space.begin(), space.end());
-      // Whether every masked point of this grid tile lies past the last
-      // element of its tensor in memory (then moving the whole tile only
-      // touches the symbol's padding, which belongs to no one).
-      bool maskedPastEnd = true;
       for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
         SmallVector<int64_t> at(coords.begin(), coords.end());
         at.resize(t.origin.getNumDims(), 0);
         SmallVector<int64_t> origin = t.origin.compose(at);
         auto shape = t.tensor.getShape();
         auto lower = t.tensor.getLowerCorner();
-        auto strides = t.tensor.getStrides();
-        size_t rank = std::min({t.dims.size(), origin.size(), shape.size(), lower.size(),
-                                strides.size()});
-        int64_t base = t.tensor.getOffset(), last = t.tensor.getOffset();
-        for (size_t i = 0; i < rank; ++i) {
-          base += (origin[i] - lower[i]) * strides[i];
-          last += (shape[i] - 1) * strides[i];
-        }
+        size_t rank = std::min({t.dims.size(), origin.size(), shape.size(), lower.size()});
         for (size_t i = 0; i < rank; ++i) {
           int64_t d = t.dims[i];
           if (d < 0)
             continue;
           int64_t valid = std::clamp<int64_t>(shape[i] - (origin[i] - lower[i]), 0, space[d]);
-          if (valid < space[d] && base + valid * strides[i] <= last)
-            maskedPastEnd = false;
           extent[d] = std::min(extent[d], valid);
         }
       }
-      // Valid rows that are not whole vectors cannot be lowered; when the
-      // masked rest lies past the tensors' ends the whole tile is moved.
-      if (extent != space && maskedPastEnd && extent.back() > 0 &&
-          extent.back() % vectorWidth != 0)
-        extent.assign(space.begin(), space.end());
+      // Valid rows that are not whole vectors end in a partial vector,
+      // which checkPartialVector() accepts where the data ends (the
+      // whole tile is not moved instead: that could write past the
+      // symbol's alignment padding).
       if (valid && *valid != extent)
         return group.emitError("grid tile ")
                << c << " is partly masked in some loop iterations only: not lowered";
@@ -1315,16 +1434,15 @@ void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_
     Bytes global = toBytes(Elements(strides[i]), t.esize), localStep(pitch[i]);
     dims.push_back({extent[i], isLoad ? global : localStep, isLoad ? localStep : global});
   }
-  // A single run shorter than the DMA's smallest access (a scalar, a
-  // short row) is read whole: the extra bytes land in the buffer's
-  // padding and are never used. Stores always write only valid bytes.
+  // A single run the DMA cannot move as it is (a scalar, a short row, a
+  // row ending in a partial vector) is read rounded up to a legal access:
+  // the extra bytes land in the buffer's padding and are never used.
+  // Stores write only valid bytes, or whole granules past the data's end.
   auto dmaNode = model.lookupNode(dmaUnit);
   auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
-  if (isLoad && dims.empty() && dmaNode && !globalMemories.empty())
-    if (const arch::AccessRule *rule =
-            model.node(*dmaNode).accessTo(globalMemories.front()))
-      if (run < rule->minSize && rule->minSize <= t.bytes)
-        run = rule->minSize.alignTo(rule->sizeMultiple);
+  if (isLoad && dims.empty())
+    if (std::optional<Bytes> widened = widenedLoadRun(t, run))
+      run = *widened;
   if (!isLoad && dims.empty())
     if (std::optional<Bytes> widened = widenedResultRun(t, tile, run))
       run = *widened;
@@ -1383,15 +1501,11 @@ uint32_t GroupLowering::symbolOf(const Transfer &t, bool isOutput) {
   std::string typeName;
   llvm::raw_string_ostream os(typeName);
   t.tensor.getElementType().print(os);
-  int64_t extent = t.tensor.getOffset() + 1;
-  auto shape = t.tensor.getShape();
-  auto strides = t.tensor.getStrides();
-  for (size_t i = 0; i < shape.size(); ++i)
-    extent += (shape[i] - 1) * strides[i];
-  // The runtime allocates whole alignment units, so short loads may
-  // read (never write) up to the end of the last one.
+  // The runtime allocates whole alignment units past every view of the
+  // argument, so short loads may read up to the end of the last one, and
+  // a store ending in a partial vector may write its padding.
   auto global = model.memoriesBacking(arch::KtirSpace::Global);
-  Bytes size = toBytes(Elements(extent), t.esize);
+  Bytes size = argumentDataEnd(t.arg, t.esize);
   if (!global.empty())
     size = size.alignTo(model.node(global.front()).memory.alignment);
   dc::Symbol symbol{"arg" + std::to_string(t.arg), typeName,
@@ -1498,6 +1612,13 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
 }
 
 LogicalResult GroupLowering::emit(unsigned groupIndex) {
+  // Checked here, not in collect(): a lowering of every core only probes
+  // for classes of cores (coreClasses()) when some grid tiles are masked,
+  // and only the cores lowered together must agree on where data ends.
+  for (const std::vector<Tile> &list : tiles)
+    for (const Tile &tile : list)
+      if (hasPartialVector(tile) && failed(checkPartialVector(tile)))
+        return failure();
   if (twoLevel)
     return emitTwoLevel();
   dc::Bundle &bundle = out.bundle;
@@ -1594,7 +1715,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   auto openLoops = [&](dc::ProgramBuilder &b, const Tile &tile) {
     for (size_t d = 0; d + 1 < space.size(); ++d)
       b.loop(tile.extent[d]);
-    b.loop(tile.extent.back() / vectorWidth);
+    b.loop(vectorsPerRow(tile));
   };
   auto closeLoops = [&](dc::ProgramBuilder &b) {
     for (size_t d = 0; d < space.size(); ++d)

@@ -1,9 +1,10 @@
 //===- SchedulePipeline.cpp - KTIR to schedule, as a library --------------===//
 //
 // The scheduler in the order of DESIGN.md: input check, compute groups,
-// initial pipeline, path expansion, nesting, buffering, instance split,
-// tile selection, an optional plan replay, allocation. The driver and the
-// later lowering both build it from here.
+// initial pipeline, flattening of dense rows that are not whole vectors,
+// path expansion, nesting, buffering, instance split, tile selection, an
+// optional plan replay, allocation. The driver and the later lowering both
+// build it from here.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/SchedulePipeline.h"
@@ -17,6 +18,7 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());
   pm.addPass(createBuildInitialPipeline({options.arch}));
+  pm.addPass(createFlattenRows());
   pm.addPass(createExpandPaths({options.arch}));
   pm.addPass(createNestPipelines());
   pm.addPass(createBufferPipelines({options.arch, options.depth}));

@@ -252,6 +252,11 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
       // A reduction's results along the rows stay whole granules per tile.
       if (resultDim == 0 && resultGranule > 1)
         tile[0] = std::min<int64_t>(fitted, llvm::alignTo(tile[0], resultGranule));
+      // A one-dimensional space (a flat run) is cut in the innermost
+      // dimension's steps: whole vectors and granules, so only the run's
+      // last tile can end in a partial vector.
+      if (rank == 1)
+        tile[0] = std::min<int64_t>(fitted, llvm::alignTo(tile[0], step));
     }
   Builder b(group.getContext());
   SmallVector<int64_t> counts, order;

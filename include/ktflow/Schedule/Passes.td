@@ -39,6 +39,18 @@ def BuildInitialPipeline : ArchPass<"ktsched-initial-pipeline"> {
   let options = archOptions;
 }
 
+def FlattenRows : Pass<"ktsched-flatten", "::mlir::ModuleOp"> {
+  let summary = "One flat run for groups whose grid tiles are whole, dense rows that are not whole vectors";
+  let description = [{
+    Rewrites such a group's iteration space to one dimension of rows x
+    columns elements (absorbing a row loop whose iterations are adjacent),
+    its transfers to runs of one-dimensional views of their tensors, so
+    that only the last vector of a grid tile can be partial. Records
+    `flatten` on the group. Reductions, row and column operands and views
+    with gaps between rows are left alone.
+  }];
+}
+
 def ExpandPaths : ArchPass<"ktsched-expand-paths"> {
   let summary = "One stage per unit on the shortest route of each transfer";
   let options = archOptions;

@@ -1,0 +1,44 @@
+// Two compute tiles of 500 over vectors of only 500 elements: grid tile 1
+// is fully masked (it gets no programs), grid tile 0 ends in a partial
+// vector where the data ends. Which cores are lowered together is known
+// only once the masked tiles are classed, so the partial vector is checked
+// for grid tile 0 alone (not against the fully masked tile's origin).
+//
+// Grid: [2]. Tile t owns elements [500*t, 500*t + 500) of %x, %y, %s.
+// Expected result: s[i] = x[i] + y[i].
+
+#whole = affine_set<(d0) : (d0 >= 0, -d0 + 499 >= 0)>
+#half = affine_set<(d0) : (d0 >= 0, -d0 + 499 >= 0)>
+#in_order = affine_map<(d0) -> (d0)>
+
+module {
+  func.func @partial_vector_masked_grid(%x: index, %y: index, %s: index)
+      attributes {grid = [2]} {
+    %t = ktdp.get_compute_tile_id : index
+    %c500 = arith.constant 500 : index
+    %first = arith.muli %t, %c500 : index
+    %x_mem = ktdp.construct_memory_view %x, sizes: [500], strides: [1] {
+        coordinate_set = #whole, memory_space = #ktdp.memory_space<global>
+    } : memref<500xf16>
+    %y_mem = ktdp.construct_memory_view %y, sizes: [500], strides: [1] {
+        coordinate_set = #whole, memory_space = #ktdp.memory_space<global>
+    } : memref<500xf16>
+    %x_at = ktdp.construct_access_tile %x_mem[%first] {
+        access_tile_set = #half, access_tile_order = #in_order
+    } : memref<500xf16> -> !ktdp.access_tile<500xindex>
+    %y_at = ktdp.construct_access_tile %y_mem[%first] {
+        access_tile_set = #half, access_tile_order = #in_order
+    } : memref<500xf16> -> !ktdp.access_tile<500xindex>
+    %a = ktdp.load %x_at : !ktdp.access_tile<500xindex> -> tensor<500xf16>
+    %b = ktdp.load %y_at : !ktdp.access_tile<500xindex> -> tensor<500xf16>
+    %r = arith.addf %a, %b : tensor<500xf16>
+    %s_mem = ktdp.construct_memory_view %s, sizes: [500], strides: [1] {
+        coordinate_set = #whole, memory_space = #ktdp.memory_space<global>
+    } : memref<500xf16>
+    %s_at = ktdp.construct_access_tile %s_mem[%first] {
+        access_tile_set = #half, access_tile_order = #in_order
+    } : memref<500xf16> -> !ktdp.access_tile<500xindex>
+    ktdp.store %r, %s_at : tensor<500xf16>, !ktdp.access_tile<500xindex>
+    return
+  }
+}
