@@ -151,6 +151,11 @@ public:
   void restrictTo(const CoreClass &cls) { restriction = cls; }
   /// The core that runs grid tile `tile`.
   int64_t coreOf(int64_t tile) const { return tile - (restriction ? restriction->firstTile : 0); }
+  /// collect() leaves the reduction store checks to checkStores(): a
+  /// lowering that only classifies the cores sees the unmasked extent,
+  /// whose runs the classes' own lowerings do not move.
+  bool deferStoreChecks = false;
+  LogicalResult checkStores() { return reduction ? checkReductionStores() : success(); }
 
   // Unit names, as the schedule binds them.
   std::string dmaUnit, ldUnit, computeUnit, stUnit;
@@ -312,8 +317,18 @@ LogicalResult GroupLowering::collect() {
     // of the split dimension, as evenly as the schedule's shares were.
     space = restriction->space;
     int64_t n = shares.size(), valid = space[splitDim];
-    for (int64_t i = 0; i < n; ++i)
-      shares[i] = valid / n + (i < valid % n ? 1 : 0);
+    if (reduceDim >= 0) {
+      // A reduction keeps the schedule's share boundaries, cut at the valid
+      // extent: the split put them on whole DMA granules of results, and an
+      // even rebalance would not.
+      for (int64_t i = 0; i < n; ++i) {
+        shares[i] = std::min(shares[i], valid);
+        valid -= shares[i];
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        shares[i] = valid / n + (i < valid % n ? 1 : 0);
+    }
   }
   if (loopOrder.size() != space.size()) {
     loopOrder.clear();
@@ -576,7 +591,7 @@ LogicalResult GroupLowering::collect() {
   }
 
   if (reduction) {
-    if (failed(checkReductionStores()))
+    if (!deferStoreChecks && failed(checkReductionStores()))
       return failure();
     for (auto [i, t] : llvm::enumerate(stores)) {
       const ReducedOutput &r = reduction->outputs()[std::min(i, reduction->outputs().size() - 1)];
@@ -1917,14 +1932,21 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
       return failure();
     arch::Workload before = out.workload;
     GroupLowering lowering(model, options, kernel, group, out);
+    lowering.deferStoreChecks = true;
     if (failed(lowering.collect()))
       return failure();
     FailureOr<SmallVector<GroupLowering::CoreClass>> classes = lowering.coreClasses();
     if (failed(classes))
       return failure();
     int64_t gridTiles = lowering.coreIds.size(), cores = std::max<int64_t>(lowering.cores, 1);
+    // One round of unmasked tiles is lowered as is; a class that is partly
+    // masked (even when it is every tile: a grid of one tile whose rows the
+    // tensor does not fill) is lowered over its valid extent below.
     if (gridTiles <= cores && classes->size() == 1 &&
-        (int64_t)classes->front().cores.size() == gridTiles) {
+        (int64_t)classes->front().cores.size() == gridTiles &&
+        llvm::equal(classes->front().space, group.getSpace())) {
+      if (failed(lowering.checkStores()))
+        return failure();
       groupStarts.push_back(out.bundle.programs.size());
       if (failed(lowering.emit(index++)))
         return failure();
