@@ -33,8 +33,9 @@
 // which the load, compute and store units visit vectors and what the
 // compute unit does with them change (ReductionNest.cpp: lane-wise folds,
 // reduce + slide per row). Each tile's results must be one legal DMA run
-// (checkReductionStores); a last run ending at the tensor's end is widened
-// into the symbol's padding.
+// (checkReductionStores; the scheduler merges grid tiles so they are,
+// where the tiles are contiguous); a last run ending at the tensor's end
+// is widened into the symbol's padding.
 //
 // Compute bodies map ktsched.vop kinds to vector instructions through the
 // scheduler's supported-op table (the op class the table assigns is the
@@ -689,7 +690,8 @@ dc::Address GroupLowering::positionAddress(const Transfer &t, dc::Address slot,
 /// hold them; and each tile's results are one DMA run into global memory,
 /// which must be a legal access there. Cores never share a DMA access (no
 /// read-modify-write of a neighbour's results), so a run below the DMA's
-/// minimum is not lowered.
+/// minimum is not lowered; the scheduler merges grid tiles to avoid that
+/// where it can (MergeGridTiles), so what reaches here had no such merge.
 LogicalResult GroupLowering::checkReductionStores() {
   int64_t resultDim = reduction->resultDim();
   auto resultOp = [&](size_t i) -> Operation * {
@@ -730,6 +732,20 @@ LogicalResult GroupLowering::checkReductionStores() {
   if (!rule)
     return success();
   std::string memoryName = model.node(globalMemories.front()).name;
+  // Why the scheduler did not coarsen the grid instead (MergeGridTiles).
+  auto explain = [&](InFlightDiagnostic diag) -> LogicalResult {
+    auto decision = kernel->getAttrOfType<ks::DecisionAttr>("merge");
+    auto merge = decision ? llvm::dyn_cast<DictionaryAttr>(decision.getValue()) : nullptr;
+    if (merge && i64Of(merge.get("factor"), 1) == 1) {
+      if (decision.getSource() == ks::kPlan)
+        diag.attachNote() << "the plan merges no grid tiles";
+      else
+        diag.attachNote() << "grid tiles were not merged: no factor dividing the grid gives "
+                             "merged tiles that are contiguous in every transfer and whose "
+                             "results are legal DMA runs";
+    }
+    return diag;
+  };
   for (auto [i, t] : llvm::enumerate(stores))
     for (const std::vector<Tile> &list : tiles)
       for (const Tile &tile : list) {
@@ -738,14 +754,15 @@ LogicalResult GroupLowering::checkReductionStores() {
         if (widenedResultRun(t, tile, run))
           continue;
         if (run < rule->minSize)
-          return resultOp(i)->emitError("per-tile reduction result of ")
-                 << run.count() << " bytes is below the DMA minimum of "
-                 << rule->minSize.count() << " bytes of @" << memoryName << ": not lowered";
+          return explain(resultOp(i)->emitError("per-tile reduction result of ")
+                         << run.count() << " bytes is below the DMA minimum of "
+                         << rule->minSize.count() << " bytes of @" << memoryName
+                         << ": not lowered");
         if (rule->sizeMultiple.count() > 0 && run.count() % rule->sizeMultiple.count() != 0)
-          return resultOp(i)->emitError("per-tile reduction result of ")
-                 << run.count() << " bytes is not a multiple of the DMA's "
-                 << rule->sizeMultiple.count() << "-byte access size of @" << memoryName
-                 << ": not lowered";
+          return explain(resultOp(i)->emitError("per-tile reduction result of ")
+                         << run.count() << " bytes is not a multiple of the DMA's "
+                         << rule->sizeMultiple.count() << "-byte access size of @"
+                         << memoryName << ": not lowered");
       }
   return success();
 }
