@@ -636,12 +636,18 @@ LogicalResult GroupLowering::collect() {
     }
     // The grid fixes how many cores work: the kernel's physical limit is that
     // of those cores (a one-tile kernel is bound by one core's path, not by
-    // the whole chip's).
+    // the whole chip's). It is the grid the kernel was written with: merging
+    // grid tiles (the `merge` decision) is the scheduler giving up cores, a
+    // cost the ratio to the bound must show rather than hide.
+    int64_t kernelTiles = gridTiles;
+    if (auto merge = llvm::dyn_cast_or_null<DictionaryAttr>(
+            decisionValue(kernel.getOperation(), "merge")))
+      kernelTiles *= std::max<int64_t>(1, i64Of(merge.get("factor"), 1));
     llvm::SmallVector<arch::GroupId, 4> chain =
         model.groupChain(model.node(*computeNode).group);
     if (chain.size() > 1)
       out.workload.setActiveInstances(
-          chain[1], std::min<int64_t>(gridTiles, model.group(chain[1]).count));
+          chain[1], std::min<int64_t>(kernelTiles, model.group(chain[1]).count));
     Block &body = computeStage->getRegion(0).front();
     for (Operation &op : body)
       if (auto vop = llvm::dyn_cast<ks::VectorOp>(op)) {
