@@ -7,7 +7,8 @@
 // 03_broadcast_row_and_scalar.mlir on sample. Each kernel is parsed once
 // and scheduled once up to tile selection, the pipeline prefix before the
 // plan replay (SchedulePipeline.cpp's order); each input then gets a clone
-// of that schedule, applyPlan, allocation, and the lowering with its static
+// of that schedule, the merge pass's reading of the plan (readPlanMerge),
+// applyPlan, allocation, and the lowering with its static
 // checks and a bounded simulation when the plan is accepted. Every
 // rejection must be a diagnostic.
 //
@@ -62,6 +63,7 @@ static std::vector<PrePlan> &prePlans() {
       pm.addPass(ktsched::createExpandPaths({name}));
       pm.addPass(ktsched::createNestPipelines());
       pm.addPass(ktsched::createBufferPipelines({name, 2}));
+      pm.addPass(ktsched::createMergeGridTiles({name, ""}));
       pm.addPass(ktsched::createSplitInstances({name}));
       pm.addPass(ktsched::createSelectTiles({name}));
       if (mlir::failed(pm.run(*clone))) {
@@ -79,6 +81,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef json(reinterpret_cast<const char *>(data), size);
   for (PrePlan &prePlan : prePlans()) {
     mlir::OwningOpRef<mlir::ModuleOp> module = prePlan.module->clone();
+    // The merge entry is read by the merge pass, before the split.
+    for (ktsched::KernelOp kernel : module->getOps<ktsched::KernelOp>())
+      (void)ktsched::readPlanMerge(kernel, json, "fuzz-plan.json");
     if (mlir::failed(ktsched::applyPlan(*module, json, "fuzz-plan.json")))
       continue;
     mlir::PassManager pm(&fuzz::fuzzContext());

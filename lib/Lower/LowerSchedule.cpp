@@ -33,8 +33,9 @@
 // which the load, compute and store units visit vectors and what the
 // compute unit does with them change (ReductionNest.cpp: lane-wise folds,
 // reduce + slide per row). Each tile's results must be one legal DMA run
-// (checkReductionStores); a last run ending at the tensor's end is widened
-// into the symbol's padding.
+// (checkReductionStores; the scheduler merges grid tiles so they are,
+// where the tiles are contiguous); a last run ending at the tensor's end
+// is widened into the symbol's padding.
 //
 // Compute bodies map ktsched.vop kinds to vector instructions through the
 // scheduler's supported-op table (the op class the table assigns is the
@@ -151,6 +152,11 @@ public:
   void restrictTo(const CoreClass &cls) { restriction = cls; }
   /// The core that runs grid tile `tile`.
   int64_t coreOf(int64_t tile) const { return tile - (restriction ? restriction->firstTile : 0); }
+  /// collect() leaves the reduction store checks to checkStores(): a
+  /// lowering that only classifies the cores sees the unmasked extent,
+  /// whose runs the classes' own lowerings do not move.
+  bool deferStoreChecks = false;
+  LogicalResult checkStores() { return reduction ? checkReductionStores() : success(); }
 
   // Unit names, as the schedule binds them.
   std::string dmaUnit, ldUnit, computeUnit, stUnit;
@@ -563,11 +569,21 @@ LogicalResult GroupLowering::collect() {
     if (splitDim == reduceDim)
       n = 1;
     int64_t valid = space[splitDim];
-    int64_t unit = splitDim == (int64_t)space.size() - 1 ? vectorWidth : 1;
-    int64_t units = (valid + unit - 1) / unit, left = valid;
-    for (int64_t i = 0; i < (int64_t)shares.size(); ++i) {
-      shares[i] = i < n ? std::min(left, (units / n + (i < units % n ? 1 : 0)) * unit) : 0;
-      left -= shares[i];
+    if (reduceDim >= 0 && splitDim != reduceDim) {
+      // A reduction keeps the schedule's share boundaries, cut at the valid
+      // extent: the split put them on whole DMA granules of results, and an
+      // even rebalance would not.
+      for (int64_t &share : shares) {
+        share = std::min(share, valid);
+        valid -= share;
+      }
+    } else {
+      int64_t unit = splitDim == (int64_t)space.size() - 1 ? vectorWidth : 1;
+      int64_t units = (valid + unit - 1) / unit, left = valid;
+      for (int64_t i = 0; i < (int64_t)shares.size(); ++i) {
+        shares[i] = i < n ? std::min(left, (units / n + (i < units % n ? 1 : 0)) * unit) : 0;
+        left -= shares[i];
+      }
     }
   }
 
@@ -609,7 +625,7 @@ LogicalResult GroupLowering::collect() {
   }
 
   if (reduction) {
-    if (failed(checkReductionStores()))
+    if (!deferStoreChecks && failed(checkReductionStores()))
       return failure();
     for (auto [i, t] : llvm::enumerate(stores)) {
       const ReducedOutput &r = reduction->outputs()[std::min(i, reduction->outputs().size() - 1)];
@@ -653,12 +669,18 @@ LogicalResult GroupLowering::collect() {
     }
     // The grid fixes how many cores work: the kernel's physical limit is that
     // of those cores (a one-tile kernel is bound by one core's path, not by
-    // the whole chip's).
+    // the whole chip's). It is the grid the kernel was written with: merging
+    // grid tiles (the `merge` decision) is the scheduler giving up cores, a
+    // cost the ratio to the bound must show rather than hide.
+    int64_t kernelTiles = gridTiles;
+    if (auto merge = llvm::dyn_cast_or_null<DictionaryAttr>(
+            decisionValue(kernel.getOperation(), "merge")))
+      kernelTiles *= std::max<int64_t>(1, i64Of(merge.get("factor"), 1));
     llvm::SmallVector<arch::GroupId, 4> chain =
         model.groupChain(model.node(*computeNode).group);
     if (chain.size() > 1)
       out.workload.setActiveInstances(
-          chain[1], std::min<int64_t>(gridTiles, model.group(chain[1]).count));
+          chain[1], std::min<int64_t>(kernelTiles, model.group(chain[1]).count));
     Block &body = computeStage->getRegion(0).front();
     for (Operation &op : body)
       if (auto vop = llvm::dyn_cast<ks::VectorOp>(op)) {
@@ -707,7 +729,8 @@ dc::Address GroupLowering::positionAddress(const Transfer &t, dc::Address slot,
 /// hold them; and each tile's results are one DMA run into global memory,
 /// which must be a legal access there. Cores never share a DMA access (no
 /// read-modify-write of a neighbour's results), so a run below the DMA's
-/// minimum is not lowered.
+/// minimum is not lowered; the scheduler merges grid tiles to avoid that
+/// where it can (MergeGridTiles), so what reaches here had no such merge.
 LogicalResult GroupLowering::checkReductionStores() {
   int64_t resultDim = reduction->resultDim();
   auto resultOp = [&](size_t i) -> Operation * {
@@ -748,6 +771,20 @@ LogicalResult GroupLowering::checkReductionStores() {
   if (!rule)
     return success();
   std::string memoryName = model.node(globalMemories.front()).name;
+  // Why the scheduler did not coarsen the grid instead (MergeGridTiles).
+  auto explain = [&](InFlightDiagnostic diag) -> LogicalResult {
+    auto decision = kernel->getAttrOfType<ks::DecisionAttr>("merge");
+    auto merge = decision ? llvm::dyn_cast<DictionaryAttr>(decision.getValue()) : nullptr;
+    if (merge && i64Of(merge.get("factor"), 1) == 1) {
+      if (decision.getSource() == ks::kPlan)
+        diag.attachNote() << "the plan merges no grid tiles";
+      else
+        diag.attachNote() << "grid tiles were not merged: no factor dividing the grid gives "
+                             "merged tiles that are contiguous in every transfer and whose "
+                             "results are legal DMA runs";
+    }
+    return diag;
+  };
   for (auto [i, t] : llvm::enumerate(stores))
     for (const std::vector<Tile> &list : tiles)
       for (const Tile &tile : list) {
@@ -756,14 +793,15 @@ LogicalResult GroupLowering::checkReductionStores() {
         if (widenedResultRun(t, tile, run))
           continue;
         if (run < rule->minSize)
-          return resultOp(i)->emitError("per-tile reduction result of ")
-                 << run.count() << " bytes is below the DMA minimum of "
-                 << rule->minSize.count() << " bytes of @" << memoryName << ": not lowered";
+          return explain(resultOp(i)->emitError("per-tile reduction result of ")
+                         << run.count() << " bytes is below the DMA minimum of "
+                         << rule->minSize.count() << " bytes of @" << memoryName
+                         << ": not lowered");
         if (rule->sizeMultiple.count() > 0 && run.count() % rule->sizeMultiple.count() != 0)
-          return resultOp(i)->emitError("per-tile reduction result of ")
-                 << run.count() << " bytes is not a multiple of the DMA's "
-                 << rule->sizeMultiple.count() << "-byte access size of @" << memoryName
-                 << ": not lowered";
+          return explain(resultOp(i)->emitError("per-tile reduction result of ")
+                         << run.count() << " bytes is not a multiple of the DMA's "
+                         << rule->sizeMultiple.count() << "-byte access size of @"
+                         << memoryName << ": not lowered");
       }
   return success();
 }
@@ -2038,14 +2076,21 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
       return failure();
     arch::Workload before = out.workload;
     GroupLowering lowering(model, options, kernel, group, out);
+    lowering.deferStoreChecks = true;
     if (failed(lowering.collect()))
       return failure();
     FailureOr<SmallVector<GroupLowering::CoreClass>> classes = lowering.coreClasses();
     if (failed(classes))
       return failure();
     int64_t gridTiles = lowering.coreIds.size(), cores = std::max<int64_t>(lowering.cores, 1);
+    // One round of unmasked tiles is lowered as is; a class that is partly
+    // masked (even when it is every tile: a grid of one tile whose rows the
+    // tensor does not fill) is lowered over its valid extent below.
     if (gridTiles <= cores && classes->size() == 1 &&
-        (int64_t)classes->front().cores.size() == gridTiles) {
+        (int64_t)classes->front().cores.size() == gridTiles &&
+        llvm::equal(classes->front().space, group.getSpace())) {
+      if (failed(lowering.checkStores()))
+        return failure();
       groupStarts.push_back(out.bundle.programs.size());
       if (failed(lowering.emit(index++)))
         return failure();

@@ -1,8 +1,10 @@
 //===- Plan.cpp - decisions as a JSON plan file ---------------------------===//
 //
-// Strategy: a plan is read off the schedule's decision attributes (tile,
-// loop order and split on each group's outer pipeline, depth on its
-// buffers, unit on its stages) and written with llvm/Support/JSON.h.
+// Strategy: a plan is read off the schedule's decision attributes (merge
+// on the kernel; tile, loop order and split on each group's outer
+// pipeline, depth on its buffers, unit on its stages) and written with
+// llvm/Support/JSON.h. The merge is replayed by the merge pass, before the
+// split (readPlanMerge); applyPlan only checks the schedule carries it.
 // Replaying checks that the plan names exactly the schedule's kernels and
 // groups and that every value is well formed for its group (rank, bounds,
 // permutation, shares summing to the extent, same unit binding) before
@@ -66,6 +68,9 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
     json::Object k{{"name", kernel.getSymName()}, {"groups", std::move(groups)}};
     if (auto device = kernel->getAttrOfType<StringAttr>("device"))
       k["device"] = device.getValue();
+    if (auto merge = dyn_cast_or_null<DictionaryAttr>(decisionValue(kernel, "merge")))
+      k["merge"] = json::Object{{"dim", merge.getAs<IntegerAttr>("dim").getInt()},
+                                {"factor", merge.getAs<IntegerAttr>("factor").getInt()}};
     kernels.push_back(std::move(k));
   }
   os << llvm::formatv("{0:2}", json::Value(json::Object{{"version", 1},
@@ -222,6 +227,24 @@ LogicalResult ktflow::ktsched::applyPlan(ModuleOp module, StringRef text, String
     auto kernel = dyn_cast_or_null<KernelOp>(SymbolTable::lookupSymbolIn(module, *name));
     if (!kernel)
       return emitError(fileLoc, "plan kernel '") << *name << "' is not in the input";
+    if (const json::Value *merge = kernelEntry->get("merge")) {
+      const json::Object *m = merge->getAsObject();
+      std::optional<int64_t> dim = m ? m->getInteger("dim") : std::nullopt;
+      std::optional<int64_t> factor = m ? m->getInteger("factor") : std::nullopt;
+      auto current = dyn_cast_or_null<DictionaryAttr>(decisionValue(kernel, "merge"));
+      int64_t curDim = current ? current.getAs<IntegerAttr>("dim").getInt() : 0;
+      int64_t curFactor = current ? current.getAs<IntegerAttr>("factor").getInt() : 1;
+      if (!dim || !factor)
+        return kernel.emitError("plan ") << file << ", kernel '" << *name
+                                         << "': merge needs integer 'dim' and 'factor'";
+      // A factor of 1 merges nothing along any dimension.
+      if (*factor != curFactor || (curFactor != 1 && *dim != curDim))
+        return kernel.emitError("plan ")
+               << file << ", kernel '" << *name << "': merge {dim " << *dim << ", factor "
+               << *factor << "} is not the schedule's {dim " << curDim << ", factor "
+               << curFactor << "}: the merge is replayed before the split, by "
+               << "-ktsched-merge-tiles with the same plan";
+    }
     const json::Array *groups = kernelEntry->getArray("groups");
     size_t count = llvm::range_size(kernel.getOps<GroupOp>());
     if (!groups || groups->size() != count)
@@ -243,4 +266,33 @@ LogicalResult ktflow::ktsched::applyPlan(ModuleOp module, StringRef text, String
     }
   }
   return success();
+}
+
+FailureOr<std::optional<PlanMerge>>
+ktflow::ktsched::readPlanMerge(KernelOp kernel, StringRef text, StringRef file) {
+  Location fileLoc = FileLineColLoc::get(kernel.getContext(), file, 1, 1);
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (!parsed)
+    return emitError(fileLoc, "invalid plan JSON: ") << llvm::toString(parsed.takeError());
+  const json::Object *root = parsed->getAsObject();
+  const json::Array *kernels = root ? root->getArray("kernels") : nullptr;
+  if (!kernels)
+    return emitError(fileLoc, "plan must be an object with an array 'kernels'");
+  for (const json::Value &k : *kernels) {
+    const json::Object *entry = k.getAsObject();
+    if (!entry || entry->getString("name") != kernel.getSymName())
+      continue;
+    const json::Value *merge = entry->get("merge");
+    if (!merge)
+      return std::optional<PlanMerge>();
+    const json::Object *m = merge->getAsObject();
+    std::optional<int64_t> dim = m ? m->getInteger("dim") : std::nullopt;
+    std::optional<int64_t> factor = m ? m->getInteger("factor") : std::nullopt;
+    if (!dim || !factor)
+      return kernel.emitError("plan ") << file << ", kernel '" << kernel.getSymName()
+                                       << "': merge needs integer 'dim' and 'factor'";
+    return std::optional<PlanMerge>(PlanMerge{*dim, *factor});
+  }
+  // A plan without this kernel: applyPlan reports the mismatch.
+  return std::optional<PlanMerge>();
 }

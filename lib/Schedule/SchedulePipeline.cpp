@@ -2,9 +2,9 @@
 //
 // The scheduler in the order of DESIGN.md: input check, compute groups,
 // initial pipeline, flattening of dense rows that are not whole vectors,
-// path expansion, nesting, buffering, instance split, tile selection, an
-// optional plan replay, allocation. The driver and the later lowering both
-// build it from here.
+// path expansion, nesting, buffering, grid-tile merge, instance split, tile
+// selection, an optional plan replay, allocation. The driver and the later
+// lowering both build it from here.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/SchedulePipeline.h"
@@ -22,6 +22,9 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createExpandPaths({options.arch}));
   pm.addPass(createNestPipelines());
   pm.addPass(createBufferPipelines({options.arch, options.depth}));
+  // The merge is replayed from the plan here, not in ApplyPlan: the split
+  // and the tiles depend on the merged space.
+  pm.addPass(createMergeGridTiles({options.arch, options.plan}));
   pm.addPass(createSplitInstances({options.arch}));
   pm.addPass(createSelectTiles({options.arch}));
   if (!options.plan.empty())

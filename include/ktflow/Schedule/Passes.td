@@ -68,6 +68,22 @@ def BufferPipelines : ArchPass<"ktsched-buffer"> {
   ]);
 }
 
+def MergeGridTiles : ArchPass<"ktsched-merge-tiles"> {
+  let summary = "Merge consecutive grid tiles so each one's reduction results are a legal DMA run";
+  let description = [{
+    A reduction's results leave each grid tile as one DMA run, and cores
+    never share a DMA access; when a tile's run is not a legal access, k
+    consecutive tiles (contiguous in every transfer) become one, run by one
+    core. The decision is `merge = {dim, factor}` on the kernel; with
+    `plan`, a plan's `merge` is replayed instead (it must run before the
+    split, so plan replay of everything else stays after tile selection).
+  }];
+  let options = !listconcat(archOptions, [
+    Option<"plan", "plan", "std::string", /*default=*/"\"\"",
+           "plan file whose kernel `merge` entries replace the heuristic">
+  ]);
+}
+
 def SplitInstances : ArchPass<"ktsched-split"> {
   let summary = "Distribute each group's work over the sub-core instances";
   let options = archOptions;

@@ -1,0 +1,36 @@
+// Row sums of f16[64, 256] over grid [4]: tile t owns rows [16t, 16t + 8),
+// so consecutive tiles are not adjacent (8 rows between them are not
+// summed) and merging them would not be one block of rows.
+#src_all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#src_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#vec_all = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#vec_blk = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+
+module {
+  func.func @row_sum_gaps(%src: index, %sums: index) attributes {grid = [4]} {
+    %c0 = arith.constant 0 : index
+    %step = arith.constant 16 : index
+    %t = ktdp.get_compute_tile_id : index
+    %r0 = arith.muli %t, %step : index
+    %src_mem = ktdp.construct_memory_view %src, sizes: [64, 256], strides: [256, 1] {
+        coordinate_set = #src_all, memory_space = #ktdp.memory_space<global>
+    } : memref<64x256xf16>
+    %src_at = ktdp.construct_access_tile %src_mem[%r0, %c0] {
+        access_tile_set = #src_blk, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>
+    } : memref<64x256xf16> -> !ktdp.access_tile<8x256xindex>
+    %rows = ktdp.load %src_at : !ktdp.access_tile<8x256xindex> -> tensor<8x256xf16>
+    %zeros = arith.constant dense<0.0> : tensor<8xf16>
+    %row_sum = linalg.reduce { arith.addf }
+                 ins(%rows : tensor<8x256xf16>)
+                 outs(%zeros : tensor<8xf16>)
+                 dimensions = [1]
+    %sums_mem = ktdp.construct_memory_view %sums, sizes: [64], strides: [1] {
+        coordinate_set = #vec_all, memory_space = #ktdp.memory_space<global>
+    } : memref<64xf16>
+    %sums_at = ktdp.construct_access_tile %sums_mem[%r0] {
+        access_tile_set = #vec_blk, access_tile_order = affine_map<(d0) -> (d0)>
+    } : memref<64xf16> -> !ktdp.access_tile<8xindex>
+    ktdp.store %row_sum, %sums_at : tensor<8xf16>, !ktdp.access_tile<8xindex>
+    return
+  }
+}
