@@ -284,6 +284,20 @@ void transfer(IO &io, Instruction &inst) {
     io.u8(inst.vd);
     io.u8(inst.va);
     return;
+  case Opcode::Ext: {
+    io.u8(inst.vd);
+    io.u8(inst.va);
+    io.u8(inst.vb);
+    // Lane kind (0 immediate, 1 table column), then the lane or column.
+    uint8_t kind = inst.laneFromTable ? 1 : 0;
+    io.u8(kind);
+    if constexpr (IO::reading)
+      if (kind > 1)
+        io.fail(llvm::formatv("unknown lane kind {0}", unsigned(kind)).str());
+    inst.laneFromTable = kind == 1;
+    io.i64(inst.lane);
+    return;
+  }
   }
   if constexpr (IO::reading)
     io.fail(llvm::formatv("unknown opcode {0}", unsigned(inst.op)).str());

@@ -83,6 +83,7 @@ static const OpcodeInfo opcodeTable[] = {
     {Opcode::Bcast, "bcast", "copy"},
     {Opcode::Reduce, "reduce", "reduce"},
     {Opcode::Slide, "slide", "copy"},
+    {Opcode::Ext, "ext", "copy"},
 };
 
 static const OpcodeInfo *infoOf(Opcode op) {
@@ -424,6 +425,16 @@ private:
     case Opcode::Slide:
       TRY(reg(at, inst.vd));
       return reg(at, inst.va);
+    case Opcode::Ext:
+      TRY(reg(at, inst.vd));
+      TRY(reg(at, inst.va));
+      TRY(reg(at, inst.vb));
+      if (inst.laneFromTable && (inst.lane < 0 || inst.lane >= int64_t(prog.tableColumns)))
+        return fail(at, llvm::formatv("takes its lane from table column {0} of {1}", inst.lane,
+                                      prog.tableColumns));
+      if (!inst.laneFromTable && inst.lane < 0)
+        return fail(at, "extracts from a negative lane");
+      return llvm::Error::success();
     case Opcode::Loop:
     case Opcode::End:
       return llvm::Error::success();
@@ -621,4 +632,13 @@ void ProgramBuilder::slide(uint8_t vd, uint8_t va) {
   Instruction &i = emit(Opcode::Slide);
   i.vd = vd;
   i.va = va;
+}
+void ProgramBuilder::ext(uint8_t vd, uint8_t va, uint8_t vb, int64_t lane,
+                         std::optional<uint32_t> laneColumn) {
+  Instruction &i = emit(Opcode::Ext);
+  i.vd = vd;
+  i.va = va;
+  i.vb = vb;
+  i.lane = laneColumn ? int64_t(*laneColumn) : lane;
+  i.laneFromTable = laneColumn.has_value();
 }

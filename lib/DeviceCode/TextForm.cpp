@@ -129,6 +129,10 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
   case Opcode::Reduce:
     os << "reduce." << combinerName(i.combiner) << " " << reg(i.vd) << ", " << reg(i.va);
     return;
+  case Opcode::Ext:
+    os << "ext " << reg(i.vd) << ", " << reg(i.va) << ", " << reg(i.vb) << ", "
+       << (i.laneFromTable ? "t" : "") << i.lane;
+    return;
   default:
     break;
   }
@@ -657,6 +661,18 @@ private:
     case Opcode::Bcast:
       return expectCount(5) && regOperand(1, i.vd) && regOperand(2, i.va) &&
              intOperand(3, i.lane, "a lane") && intOperand(4, i.count, "an element count");
+    case Opcode::Ext: {
+      if (!expectCount(5) || !regOperand(1, i.vd) || !regOperand(2, i.va) ||
+          !regOperand(3, i.vb))
+        return false;
+      // A lane, or tCOLUMN: the lane is in that column of the instance's row.
+      Word w = words[4];
+      StringRef lane = w.text;
+      i.laneFromTable = lane.consume_front("t");
+      if (lane.getAsInteger(10, i.lane) || i.lane < 0)
+        return fail(w, "expected a lane or tCOLUMN, found '" + w.text + "'");
+      return true;
+    }
     case Opcode::Reduce: {
       static const Combiner all[] = {Combiner::Add, Combiner::Max, Combiner::Min};
       auto it = llvm::find_if(all, [&](Combiner c) { return combinerName(c) == suffix; });

@@ -37,6 +37,13 @@
 // where the tiles are contiguous); a last run ending at the tensor's end
 // is widened into the symbol's padding.
 //
+// Reads may over-fetch, writes never (a neighbour's bytes must not be
+// over-written): a single-run load that is not a legal DMA access reads the
+// smallest legal run around it, and a column operand's slice that starts
+// inside a DMA unit (a grid tile of a few rows) is read from the unit it
+// starts in; the compute unit then moves the values down to lane 0 with
+// `ext`, its lane per core from the program's table (planColumnLeads).
+//
 // Compute bodies map ktsched.vop kinds to vector instructions through the
 // scheduler's supported-op table (the op class the table assigns is the
 // instruction's op class), so the input check and the lowering agree.
@@ -111,6 +118,9 @@ struct Transfer {
   std::string memory;
   Bytes address, bytes, instanceStride;
   int64_t depth = 1;
+  /// A column load whose slices do not all start on a DMA unit: each is
+  /// read from the unit it starts in (GroupLowering::planColumnLeads).
+  bool overFetch = false;
 };
 
 /// A tile of one sub-core instance's share: origin and extent per dim of
@@ -119,6 +129,51 @@ struct Tile {
   SmallVector<int64_t> origin, extent;
   /// Iteration of the group's scf.for (0 without a loop).
   int64_t iteration = 0;
+};
+
+/// Per-instance values of one SPMD program: a value that is the same on
+/// every instance running the program is a constant, the others take a
+/// column of its table (columns of equal values are shared).
+class InstanceTable {
+public:
+  /// Columns are numbered from `firstColumn` (after the program's own).
+  explicit InstanceTable(size_t instances, uint32_t firstColumn = 0)
+      : rows(instances), firstColumn(firstColumn) {}
+  /// The column holding `values` (one per instance), or none when they are
+  /// all equal (the caller uses values.front()).
+  std::optional<uint32_t> columnFor(ArrayRef<int64_t> values) {
+    if (values.empty() || llvm::all_equal(values))
+      return std::nullopt;
+    for (uint32_t c = 0; c < columns; ++c)
+      if (llvm::all_of(llvm::seq<size_t>(0, rows.size()),
+                       [&](size_t i) { return rows[i][c] == values[i]; }))
+        return firstColumn + c;
+    for (size_t i = 0; i < rows.size(); ++i)
+      rows[i].push_back(values[i]);
+    return firstColumn + columns++;
+  }
+  /// Adds `values` (bytes, one per instance) to an address.
+  void addTo(dc::Address &address, ArrayRef<int64_t> values) {
+    if (std::optional<uint32_t> column = columnFor(values))
+      address.tableColumn = *column;
+    else if (!values.empty())
+      address.offset = address.offset + Bytes(values.front());
+  }
+  /// Appends these columns to `program`'s table (which has `firstColumn`).
+  void install(dc::Program &program) const {
+    if (columns == 0)
+      return;
+    assert(program.tableColumns == firstColumn && "columns numbered after another table");
+    if (program.table.empty())
+      program.table.assign(rows.size(), {});
+    for (size_t i = 0; i < rows.size() && i < program.table.size(); ++i)
+      program.table[i].insert(program.table[i].end(), rows[i].begin(), rows[i].end());
+    program.tableColumns += columns;
+  }
+
+private:
+  std::vector<std::vector<int64_t>> rows;
+  uint32_t firstColumn = 0, columns = 0;
 };
 
 /// Where a compute input comes from.
@@ -202,10 +257,6 @@ private:
   bool hasPartialVector(const Tile &tile) const {
     return tile.extent.back() % vectorWidth != 0;
   }
-  /// A load run the DMA cannot move as it is, rounded up to a legal access
-  /// when that still fits the slot: the extra bytes land in the slot's
-  /// padding and are never used (reading neighbouring data is harmless).
-  std::optional<Bytes> widenedLoadRun(const Transfer &t, Bytes run) const;
   /// A tile whose rows are not whole vectors: its last vector is computed
   /// whole, so every slot must hold it and every DMA run must stay legal.
   /// Diagnoses what cannot be lowered ("masked vectors are not lowered").
@@ -216,9 +267,57 @@ private:
   uint32_t symbolOf(const Transfer &t, bool isOutput);
   /// One DMA copy of a tile between global memory (the transfer's symbol at
   /// `gridBytes` plus the table column, if any) and a buffer slot `local`.
+  /// An over-fetched load on several cores takes its per-core start from a
+  /// column of `perCore`, the DMA program's further columns.
   void copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
                 std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
-                dc::Address local, bool isLoad);
+                dc::Address local, bool isLoad, InstanceTable *perCore = nullptr);
+  /// The smallest run of at least `need` bytes the DMA may move between
+  /// global memory and t's buffer, if any. Loads are rounded up to it when
+  /// it fits the slot: the extra bytes land in the slot's padding and are
+  /// never used (reading neighbouring data is harmless).
+  std::optional<Bytes> coveringLoadRun(const Transfer &t, Bytes need) const;
+
+  // Column operands: loads whose only dimension is the row dimension (the
+  // space's second-to-last, R), one value per row. Their rows are visited
+  // in segments of blocks (loop depth R over blocks, R + 1 over the rows of
+  // a block, R + 2 over the vectors of a row): whole blocks of
+  // `vectorWidth` rows, then one block of the remaining rows.
+  bool isColumnLoad(const Transfer &t) const;
+  SmallVector<RowSegment, 2> rowSegments(const Tile &tile) const;
+  /// The address of transfer t's current vector (its column vector, for a
+  /// column load) in `slot` within a row segment.
+  dc::Address segmentAddress(const Transfer &t, dc::Address slot, const RowSegment &seg) const;
+  /// A column slice that does not start on a DMA unit (a grid tile or a
+  /// loop iteration of a few rows) is over-fetched: its DMA reads from the
+  /// unit the slice starts in, and the slice sits `leadOf` bytes into its
+  /// slot. Sets Transfer::overFetch.
+  LogicalResult planColumnLeads();
+  /// The DMA unit over-fetched reads start on (global memory's rule).
+  Bytes overFetchUnit{1};
+  /// Where tile `tile`'s wanted bytes of t start, for grid tile `gridTile`,
+  /// relative to where they are read from.
+  Bytes leadOf(const Transfer &t, int64_t gridTile, const Tile &tile) {
+    if (!t.overFetch)
+      return Bytes(0);
+    FailureOr<int64_t> offset = gridOffset(t, gridTile); // checked by planColumnLeads
+    Bytes start = Bytes(succeeded(offset) ? *offset : 0) +
+                  toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+    return start % overFetchUnit;
+  }
+  /// Where a column load's values start in its slot: whole vectors, then a
+  /// lane of the vector (the lead in vectors and lanes).
+  struct ColumnPhase {
+    Bytes vectorOffset;
+    int64_t lane = 0;
+  };
+  ColumnPhase columnPhase(const Transfer &t, int64_t gridTile, const Tile &tile) {
+    Bytes lead = leadOf(t, gridTile, tile), vector = toBytes(Elements(vectorWidth), t.esize);
+    return {vector * (lead / vector), toElements(lead % vector, t.esize).count()};
+  }
+  /// Whether a block of `rows` column values from lane `lane` on spans two
+  /// vectors.
+  bool spansTwoVectors(int64_t lane, int64_t rows) const { return lane + rows > vectorWidth; }
   /// The first transfer the DMA's global-memory access rules cannot carry
   /// (a run size, a stride or a start off its rules), reported once the
   /// program is built.
@@ -634,6 +733,9 @@ LogicalResult GroupLowering::collect() {
     }
   }
 
+  if (failed(planColumnLeads()))
+    return failure();
+
   // The roofline's work: bytes along the routes, compute per element.
   int64_t elementsPerGridTile = loopTrips;
   for (int64_t s : space)
@@ -722,6 +824,95 @@ dc::Address GroupLowering::positionAddress(const Transfer &t, dc::Address slot,
       slot.terms.push_back({depth, Bytes(pitch[i] * multiplier), 0});
   }
   return slot;
+}
+
+bool GroupLowering::isColumnLoad(const Transfer &t) const {
+  int64_t rowDim = (int64_t)space.size() - 2;
+  return !reduction && rowDim >= 0 && !t.dims.empty() &&
+         llvm::all_of(t.dims, [&](int64_t d) { return d == rowDim; });
+}
+
+SmallVector<RowSegment, 2> GroupLowering::rowSegments(const Tile &tile) const {
+  int64_t rowDim = (int64_t)space.size() - 2;
+  SmallVector<RowSegment, 2> segments;
+  int64_t rows = tile.extent[rowDim], blocks = rows / vectorWidth;
+  if (blocks > 0)
+    segments.push_back({blocks, vectorWidth, 0});
+  if (rows % vectorWidth != 0)
+    segments.push_back({1, rows % vectorWidth, blocks * vectorWidth});
+  return segments;
+}
+
+dc::Address GroupLowering::segmentAddress(const Transfer &t, dc::Address address,
+                                          const RowSegment &seg) const {
+  int64_t rowDim = (int64_t)space.size() - 2;
+  SmallVector<int64_t> pitch = bufferPitch(t);
+  bool column = llvm::all_of(t.dims, [&](int64_t e) { return e == rowDim; });
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    int64_t d = t.dims[i];
+    if (d < 0)
+      continue;
+    if (d < rowDim) {
+      address.terms.push_back({uint32_t(d), Bytes(pitch[i]), 0});
+    } else if (d == rowDim) {
+      address.offset = address.offset + Bytes(pitch[i] * seg.rowOffset);
+      address.terms.push_back({uint32_t(rowDim), Bytes(pitch[i] * vectorWidth), 0});
+      if (!column)
+        address.terms.push_back({uint32_t(rowDim + 1), Bytes(pitch[i]), 0});
+    } else {
+      address.terms.push_back({uint32_t(rowDim + 2), Bytes(pitch[i] * vectorWidth), 0});
+    }
+  }
+  return address;
+}
+
+LogicalResult GroupLowering::planColumnLeads() {
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!dmaNode || globalMemories.empty())
+    return success();
+  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
+  if (!rule || rule->alignment.count() <= 1)
+    return success();
+  overFetchUnit = rule->alignment;
+  for (Transfer &t : loads) {
+    // A slice must start on a whole element of the unit to be addressed by
+    // lanes; otherwise its DMA start is diagnosed.
+    if (!isColumnLoad(t) || !overFetchUnit.isAlignedTo(t.esize.bytes))
+      continue;
+    for (int64_t c : coreIds) {
+      FailureOr<int64_t> offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      for (const std::vector<Tile> &list : tiles)
+        for (const Tile &tile : list)
+          t.overFetch |= !(Bytes(*offset) + toBytes(Elements(tileElementOffset(t, tile)), t.esize))
+                              .isAlignedTo(overFetchUnit);
+    }
+  }
+  return success();
+}
+
+std::optional<Bytes> GroupLowering::coveringLoadRun(const Transfer &t, Bytes need) const {
+  auto dmaNode = model.lookupNode(dmaUnit);
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+  auto local = model.lookupNode(t.memory);
+  if (!dmaNode || globalMemories.empty() || !local)
+    return std::nullopt;
+  Bytes size = need, multiple(1);
+  std::optional<Bytes> limit;
+  for (arch::NodeId memory : {globalMemories.front(), *local}) {
+    const arch::AccessRule *rule = model.node(*dmaNode).accessTo(memory);
+    if (!rule)
+      return std::nullopt;
+    size = std::max(size, rule->minSize);
+    multiple = Bytes(std::lcm(multiple.count(), std::max<int64_t>(1, rule->sizeMultiple.count())));
+    limit = limit ? std::min(*limit, rule->maxSize) : rule->maxSize;
+  }
+  size = size.alignTo(multiple);
+  if (limit && size > *limit)
+    return std::nullopt;
+  return size;
 }
 
 /// A reduction's results leave the compute unit as whole vectors (a row
@@ -863,20 +1054,6 @@ Bytes GroupLowering::argumentDataEnd(int64_t arg, ElementSize size) {
   return toBytes(Elements(last), size);
 }
 
-std::optional<Bytes> GroupLowering::widenedLoadRun(const Transfer &t, Bytes run) const {
-  auto dmaNode = model.lookupNode(dmaUnit);
-  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
-  if (!dmaNode || globalMemories.empty())
-    return std::nullopt;
-  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
-  if (!rule || rule->allowsSize(run))
-    return std::nullopt;
-  Bytes widened = std::max(run, rule->minSize).alignTo(rule->sizeMultiple);
-  if (!rule->allowsSize(widened) || widened > t.bytes)
-    return std::nullopt;
-  return widened;
-}
-
 LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
   int64_t n = tile.extent.back();
   auto masked = [&](const Twine &why) {
@@ -919,8 +1096,8 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
     if (failed(slotHolds(twoLevel ? innerLoads[i] : t, whole)))
       return failure();
     Bytes run = toBytes(Elements(n), t.esize);
-    if (std::optional<Bytes> widened = widenedLoadRun(t, run))
-      run = *widened;
+    if (std::optional<Bytes> covering = coveringLoadRun(t, run); covering && *covering <= t.bytes)
+      run = *covering;
     if (!twoLevel && failed(slotHolds(t, std::max(run, whole))))
       return failure();
   }
@@ -1228,6 +1405,28 @@ LogicalResult GroupLowering::emitTwoLevel() {
     }
     if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
       return failure();
+    // Column operands: as on one level (emit), the rows go in blocks; the
+    // block's column vector is vloaded once, from the vector its values
+    // start in (and the next one, where the block crosses into it), moved
+    // down to lane 0 with `ext`, held, broadcast per row and slid. This
+    // program serves one core, so its lane is a constant.
+    const int64_t rowDim = (int64_t)space.size() - 2;
+    SmallVector<size_t> columnLoads;
+    for (auto [i, t] : llvm::enumerate(loads))
+      if (isColumnLoad(t))
+        columnLoads.push_back(i);
+    SmallVector<uint8_t> heldColumn(loads.size(), 0);
+    std::optional<uint8_t> nextColumn;
+    for (size_t i : columnLoads) {
+      if (nextReg + 1 >= dc::kNumVectorRegisters)
+        return computeStage->emitError("compute body needs more than ")
+               << dc::kNumVectorRegisters << " vector registers";
+      heldColumn[i] = nextReg++;
+      for (const Tile &tile : list)
+        for (const RowSegment &seg : rowSegments(tile))
+          if (!nextColumn && spansTwoVectors(columnPhase(loads[i], c, tile).lane, seg.rows))
+            nextColumn = nextReg++;
+    }
     std::optional<std::string> vectorProblem;
     // The compute unit reads its memory directly: every vector must start
     // where its access rule allows (a column broadcast steps one element
@@ -1297,6 +1496,73 @@ LogicalResult GroupLowering::emitTwoLevel() {
         };
         if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write)))
           return failure();
+        vec.signal(nearest(tileDmaUnit), 4);
+        vec.signal(nearest(tileDmaUnit), 5);
+        continue;
+      }
+      if (!columnLoads.empty()) {
+        for (const RowSegment &seg : rowSegments(tile)) {
+          for (int64_t d = 0; d < rowDim; ++d)
+            vec.loop(tile.extent[d]);
+          vec.loop(seg.blocks);
+          for (size_t i : columnLoads) {
+            const Transfer &t = innerLoads[i];
+            ColumnPhase phase = columnPhase(loads[i], c, tile);
+            bool next = spansTwoVectors(phase.lane, seg.rows);
+            dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
+            address.offset = address.offset + phase.vectorOffset;
+            Bytes end = phase.vectorOffset + vectorBytes * (next ? 2 : 1) +
+                        toBytes(Elements(seg.rowOffset + (seg.blocks - 1) * vectorWidth),
+                                t.esize);
+            if (end > t.bytes)
+              return t.tensor.emitError("the column values of a tile, read from ")
+                     << phase.vectorOffset.count() << " bytes and " << phase.lane
+                     << " lanes into their buffer slot, run past its " << t.bytes.count()
+                     << " bytes: not lowered";
+            checkAligned(t, address);
+            vec.vload(heldColumn[i], elemType, Elements(vectorWidth), address);
+            if (next) {
+              address.offset = address.offset + vectorBytes;
+              vec.vload(*nextColumn, elemType, Elements(vectorWidth), address);
+            }
+            if (phase.lane != 0)
+              vec.ext(heldColumn[i], heldColumn[i], next ? *nextColumn : heldColumn[i],
+                      phase.lane);
+          }
+          vec.loop(seg.rows);
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat || !llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+              continue;
+            vec.bcast(reg[arg], heldColumn[in.loadIndex], 0, Elements(vectorWidth));
+            vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
+          }
+          vec.loop(tile.extent.back() / vectorWidth);
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+              continue;
+            const Transfer &t = innerLoads[in.loadIndex];
+            dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
+            checkAligned(t, address);
+            vec.vload(reg[arg], elemType, Elements(vectorWidth), address);
+            if (!llvm::is_contained(t.dims, (int64_t)space.size() - 1))
+              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+          }
+          bool storeBroadcast = false;
+          if (failed(emitBody(vec, reg, nextReg, [&](unsigned i, uint8_t r) {
+                const Transfer &t = innerStores[i];
+                dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
+                checkAligned(t, address);
+                vec.vstore(address, r);
+                storeBroadcast |= !llvm::is_contained(t.dims, (int64_t)space.size() - 1);
+              })))
+            return failure();
+          if (storeBroadcast)
+            return outer->emitError("a stored tensor must span the vector dimension");
+          for (int64_t d = 0; d < rowDim + 3; ++d)
+            vec.end();
+        }
         vec.signal(nearest(tileDmaUnit), 4);
         vec.signal(nearest(tileDmaUnit), 5);
         continue;
@@ -1454,7 +1720,7 @@ dc::Address GroupLowering::slotAddress(const Transfer &t, int64_t j, int64_t til
 
 void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
                            std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
-                           dc::Address local, bool isLoad) {
+                           dc::Address local, bool isLoad, InstanceTable *perCore) {
   dc::Address global = dc::ProgramBuilder::symbolAddress(
       symbol, gridBytes + toBytes(Elements(tileElementOffset(t, tile)), t.esize));
   if (column)
@@ -1472,29 +1738,65 @@ void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_
     Bytes global = toBytes(Elements(strides[i]), t.esize), localStep(pitch[i]);
     dims.push_back({extent[i], isLoad ? global : localStep, isLoad ? localStep : global});
   }
-  // A single run the DMA cannot move as it is (a scalar, a short row, a
-  // row ending in a partial vector) is read rounded up to a legal access:
-  // the extra bytes land in the buffer's padding and are never used.
-  // Stores write only valid bytes, or whole granules past the data's end.
   auto dmaNode = model.lookupNode(dmaUnit);
   auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
-  if (isLoad && dims.empty())
-    if (std::optional<Bytes> widened = widenedLoadRun(t, run))
-      run = *widened;
+  // Where each core's copy starts in the symbol: the table column holds a
+  // per-core offset (one-level lowering), else `gridBytes` is the offset.
+  // An over-fetched load starts `lead` bytes before its slice, on the DMA
+  // unit the slice starts in.
+  Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+  SmallVector<Bytes, 8> starts, leads;
+  if (column) {
+    for (int64_t c : coreIds)
+      if (FailureOr<int64_t> coreOffset = gridOffset(t, c); succeeded(coreOffset)) {
+        Bytes l = isLoad ? leadOf(t, c, tile) : Bytes(0);
+        starts.push_back(Bytes(*coreOffset) + tileStart - l);
+        leads.push_back(l);
+      }
+    if (llvm::any_of(leads, [](Bytes l) { return l.count() != 0; })) {
+      // The start differs from the transfer's column by each core's lead.
+      assert(perCore && starts.size() == coreIds.size() && "over-fetch without its table");
+      std::vector<int64_t> bases;
+      for (Bytes start : starts)
+        bases.push_back((start - tileStart).count());
+      global.tableColumn.reset();
+      global.offset = tileStart;
+      perCore->addTo(global, bases);
+    }
+  } else {
+    Bytes l = isLoad && t.overFetch ? (gridBytes + tileStart) % overFetchUnit : Bytes(0);
+    starts.push_back(gridBytes + tileStart - l);
+    leads.push_back(l);
+    global.offset = global.offset - l;
+  }
+  // Reads may over-fetch: a single run that is not a legal DMA access (a
+  // scalar, a short row, a column slice starting inside a DMA unit) reads
+  // the smallest legal run from its (aligned) start that covers the wanted
+  // bytes of every core; the extra bytes land in the slot's padding and are
+  // never used. Stores always write only valid bytes: over-writing a
+  // neighbour's bytes would be wrong.
+  if (isLoad && dims.empty()) {
+    Bytes need = run, furthest(0);
+    for (Bytes l : leads) {
+      need = std::max(need, l + run);
+      furthest = std::max(furthest, l);
+    }
+    std::optional<Bytes> covering = coveringLoadRun(t, need);
+    if (covering && *covering <= t.bytes)
+      run = *covering;
+    else if (furthest.count() > 0 && !dmaProblem)
+      dmaProblem = {t.tensor.getOperation(),
+                    "a column slice of " + std::to_string(run.count()) + " bytes starting " +
+                        std::to_string(furthest.count()) +
+                        " bytes into a DMA unit needs a read of " +
+                        (covering ? std::to_string(covering->count()) + " bytes"
+                                  : std::string("more than the DMA's largest access")) +
+                        ", which its " + std::to_string(t.bytes.count()) +
+                        "-byte buffer slot cannot take"};
+  }
   if (!isLoad && dims.empty())
     if (std::optional<Bytes> widened = widenedResultRun(t, tile, run))
       run = *widened;
-  // Where each core's copy starts in the symbol: the table column holds a
-  // per-core offset (one-level lowering), else `gridBytes` is the offset.
-  Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
-  SmallVector<Bytes, 8> starts;
-  if (column) {
-    for (int64_t c : coreIds)
-      if (FailureOr<int64_t> coreOffset = gridOffset(t, c); succeeded(coreOffset))
-        starts.push_back(Bytes(*coreOffset) + tileStart);
-  } else {
-    starts.push_back(gridBytes + tileStart);
-  }
   if (dmaNode && !globalMemories.empty())
     if (const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front())) {
       // A widened short load may end past the tensor's last alignment unit
@@ -1680,6 +1982,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   for (int64_t c : coreIds)
     dmaInstances.push_back(coreOf(c));
   dc::ProgramBuilder dma(bundle, dmaUnit, dmaInstances, columns);
+  // Further columns: the per-core starts of over-fetched loads.
+  InstanceTable overFetchStarts(coreIds.size(), columns);
   for (int64_t c : coreIds) {
     std::vector<int64_t> row;
     for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
@@ -1722,7 +2026,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       if (s >= inDepth)
         dma.wait(2 * j, 1);
       for (auto [i, t] : llvm::enumerate(loads))
-        copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true);
+        copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true,
+                 &overFetchStarts);
       dma.signal(ldPeer(j), 0);
     }
     for (int64_t j = 0; j < nsub; ++j) {
@@ -1736,6 +2041,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       dma.signal(stPeer(j), 0);
     }
   }
+  overFetchStarts.install(dma.program());
   if (dmaProblem)
     return dmaProblem->first->emitError(dmaProblem->second)
            << ": unaligned transfers are not lowered";
@@ -1779,26 +2085,12 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   };
   Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
 
-  // Column operands: loads whose only dimension is the row dimension (the
-  // space's second-to-last, R). Their rows are visited in segments of
-  // blocks (loop depth R over blocks, R + 1 over the rows of a block, R + 2
-  // over the vectors of a row): whole blocks of `vectorWidth` rows, then
-  // one block of the remaining rows.
+  // Column operands (see isColumnLoad): their rows go in segments of blocks.
   const int64_t rowDim = (int64_t)space.size() - 2;
   SmallVector<size_t> columnLoads;
-  if (!reduction && rowDim >= 0)
-    for (auto [i, t] : llvm::enumerate(loads))
-      if (!t.dims.empty() && llvm::all_of(t.dims, [&](int64_t d) { return d == rowDim; }))
-        columnLoads.push_back(i);
-  auto rowSegments = [&](const Tile &tile) {
-    SmallVector<RowSegment, 2> segments;
-    int64_t rows = tile.extent[rowDim], blocks = rows / vectorWidth;
-    if (blocks > 0)
-      segments.push_back({blocks, vectorWidth, 0});
-    if (rows % vectorWidth != 0)
-      segments.push_back({1, rows % vectorWidth, blocks * vectorWidth});
-    return segments;
-  };
+  for (auto [i, t] : llvm::enumerate(loads))
+    if (isColumnLoad(t))
+      columnLoads.push_back(i);
   auto openSegment = [&](dc::ProgramBuilder &b, const Tile &tile, const RowSegment &seg) {
     for (int64_t d = 0; d < rowDim; ++d)
       b.loop(tile.extent[d]);
@@ -1808,28 +2100,20 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     for (int64_t d = 0; d < rowDim + 3; ++d)
       b.end();
   };
-  // The address of transfer t's current vector (its column vector, for a
-  // column operand) in slot (j, k) within a row segment.
-  auto segmentAddress = [&](const Transfer &t, int64_t j, int64_t k, const RowSegment &seg) {
-    dc::Address address = slotAddress(t, j, k);
-    SmallVector<int64_t> pitch = bufferPitch(t);
-    bool column = llvm::all_of(t.dims, [&](int64_t e) { return e == rowDim; });
-    for (size_t i = 0; i < t.dims.size(); ++i) {
-      int64_t d = t.dims[i];
-      if (d < 0)
-        continue;
-      if (d < rowDim) {
-        address.terms.push_back({uint32_t(d), Bytes(pitch[i]), 0});
-      } else if (d == rowDim) {
-        address.offset = address.offset + Bytes(pitch[i] * seg.rowOffset);
-        address.terms.push_back({uint32_t(rowDim), Bytes(pitch[i] * vectorWidth), 0});
-        if (!column)
-          address.terms.push_back({uint32_t(rowDim + 1), Bytes(pitch[i]), 0});
-      } else {
-        address.terms.push_back({uint32_t(rowDim + 2), Bytes(pitch[i] * vectorWidth), 0});
-      }
-    }
-    return address;
+  // Where column load c's values of a tile start in its slot, per core (in
+  // coreIds order, the order of the programs' instances), and whether a
+  // block of `rows` rows needs the vector after the one it starts in on
+  // any core.
+  auto phasesOf = [&](size_t c, const Tile &tile) {
+    SmallVector<ColumnPhase> phases;
+    for (int64_t core : coreIds)
+      phases.push_back(columnPhase(loads[c], core, tile));
+    return phases;
+  };
+  auto needsNextVector = [&](ArrayRef<ColumnPhase> phases, int64_t rows) {
+    return llvm::any_of(phases, [&](const ColumnPhase &p) {
+      return spansTwoVectors(p.lane, rows);
+    });
   };
 
   Block &body = computeStage->getRegion(0).front();
@@ -1874,6 +2158,22 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         return failure();
       heldColumn[c] = *r;
     }
+    // A column slice that starts inside a vector (an over-fetched load, on
+    // some core) is read from the vector it starts in, and from the next
+    // one where a block crosses into it: `ext` moves the block's values
+    // down to lane 0 (the lane per core from the table), into a register
+    // held as before. `nextColumn` receives the second vector.
+    std::optional<uint8_t> nextColumn;
+    for (size_t c : columnLoads)
+      for (const Tile &tile : tiles[j])
+        for (const RowSegment &seg : rowSegments(tile))
+          if (!nextColumn && needsNextVector(phasesOf(c, tile), seg.rows)) {
+            auto r = newReg(computeStage->getLoc());
+            if (failed(r))
+              return failure();
+            nextColumn = *r;
+          }
+    InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size());
 
     for (int64_t k = 0; k < (int64_t)tiles[j].size(); ++k) {
       const Tile &tile = tiles[j][k];
@@ -1901,13 +2201,41 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       } else if (!columnLoads.empty()) {
         for (const RowSegment &seg : rowSegments(tile)) {
           openSegment(ld, tile, seg);
-          for (size_t c : columnLoads)
-            push(loads[c], segmentAddress(loads[c], j, k, seg));
+          for (size_t c : columnLoads) {
+            const Transfer &t = loads[c];
+            // The vector a block starts in, and (where a core's block
+            // crosses into it) the next; other cores read their first
+            // vector again rather than past their data.
+            SmallVector<ColumnPhase> phases = phasesOf(c, tile);
+            std::vector<int64_t> first, next;
+            for (const ColumnPhase &p : phases) {
+              first.push_back(p.vectorOffset.count());
+              next.push_back((p.vectorOffset +
+                              (spansTwoVectors(p.lane, seg.rows) ? vectorBytes : Bytes(0)))
+                                 .count());
+              Bytes end = Bytes(next.back()) + vectorBytes +
+                          toBytes(Elements(seg.rowOffset + (seg.blocks - 1) * vectorWidth),
+                                  t.esize);
+              if (end > t.bytes)
+                return t.tensor.emitError("the column values of a tile, read from ")
+                       << p.vectorOffset.count() << " bytes and " << p.lane
+                       << " lanes into their buffer slot, run past its " << t.bytes.count()
+                       << " bytes: not lowered";
+            }
+            dc::Address address = segmentAddress(t, slotAddress(t, j, k), seg);
+            ldTable.addTo(address, first);
+            push(t, address);
+            if (needsNextVector(phases, seg.rows)) {
+              dc::Address second = segmentAddress(t, slotAddress(t, j, k), seg);
+              ldTable.addTo(second, next);
+              push(t, second);
+            }
+          }
           ld.loop(seg.rows);
           ld.loop(tile.extent.back() / vectorWidth);
           for (auto [i, t] : llvm::enumerate(loads))
             if (!llvm::is_contained(columnLoads, i))
-              push(t, segmentAddress(t, j, k, seg));
+              push(t, segmentAddress(t, slotAddress(t, j, k), seg));
           closeSegment(ld);
         }
       } else {
@@ -1956,8 +2284,21 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       } else if (!columnLoads.empty()) {
         for (const RowSegment &seg : rowSegments(tile)) {
           openSegment(vec, tile, seg);
-          for (size_t c : columnLoads)
+          for (size_t c : columnLoads) {
             vec.recv(heldColumn[c], elemType, Elements(vectorWidth), nearest(ldUnit));
+            SmallVector<ColumnPhase> phases = phasesOf(c, tile);
+            bool next = needsNextVector(phases, seg.rows);
+            if (next)
+              vec.recv(*nextColumn, elemType, Elements(vectorWidth), nearest(ldUnit));
+            if (llvm::all_of(phases, [](const ColumnPhase &p) { return p.lane == 0; }))
+              continue;
+            std::vector<int64_t> lanes;
+            for (const ColumnPhase &p : phases)
+              lanes.push_back(p.lane);
+            std::optional<uint32_t> column = vecTable.columnFor(lanes);
+            vec.ext(heldColumn[c], heldColumn[c], next ? *nextColumn : heldColumn[c],
+                    lanes.front(), column);
+          }
           vec.loop(seg.rows);
           for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
             const ComputeInput &in = computeInputs[i];
@@ -2012,6 +2353,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     int64_t owed = std::min<int64_t>(tiles[j].size(), outDepth);
     if (owed > 0)
       st.wait(0, owed);
+    ldTable.install(ld.program());
+    vecTable.install(vec.program());
   }
   return success();
 }

@@ -36,6 +36,8 @@ void shiftColumns(dc::Instruction &inst, uint32_t shift) {
   shiftColumns(inst.peer, shift);
   shiftColumns(inst.dst, shift);
   shiftColumns(inst.src, shift);
+  if (inst.laneFromTable)
+    inst.lane += shift;
 }
 
 std::vector<int64_t> runningInstances(const dc::Program &program,

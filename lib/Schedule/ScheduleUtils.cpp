@@ -95,6 +95,71 @@ SmallVector<int64_t> ktflow::ktsched::bufferShape(BufferOp buffer, ArrayRef<int6
   return shape;
 }
 
+/// Whether `buffer` holds a column operand of an elementwise group (its only
+/// dimension is the space's second-to-last: one value per row).
+static bool isColumnOperand(BufferOp buffer) {
+  auto group = buffer->getParentOfType<GroupOp>();
+  auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
+  if (!group || !group.getReduceDims().empty() || !dims || dims.empty())
+    return false;
+  int64_t rank = group.getSpace().size();
+  return rank >= 2 &&
+         llvm::all_of(dims.asArrayRef(), [&](int64_t d) { return d == rank - 2; });
+}
+
+/// Whether the slice a column operand's buffer receives starts inside a
+/// `granule` on some grid tile (or loop iteration): grid tiles of a few rows
+/// each. The lowering then reads the slice from the granule it starts in
+/// (docs/run.md), which takes one granule more than the slice. Unknown
+/// origins count as unaligned.
+static bool sliceMayStartInsideGranule(BufferOp buffer, Bytes granule) {
+  auto kernel = buffer->getParentOfType<KernelOp>();
+  auto group = buffer->getParentOfType<GroupOp>();
+  auto tensorName = buffer->getAttrOfType<FlatSymbolRefAttr>("tensor");
+  TensorOp tensor =
+      kernel && tensorName ? kernel.lookupSymbol<TensorOp>(tensorName.getValue()) : TensorOp();
+  auto result = dyn_cast<OpResult>(buffer.getSource());
+  auto stage = result ? dyn_cast<StageOp>(result.getOwner()) : StageOp();
+  auto transfers = stage ? stage->getAttrOfType<ArrayAttr>("transfers") : ArrayAttr();
+  if (!tensor || !transfers || result.getResultNumber() >= transfers.size())
+    return true;
+  auto transfer = dyn_cast<DictionaryAttr>(transfers[result.getResultNumber()]);
+  auto origin = transfer ? transfer.getAs<AffineMapAttr>("origin") : AffineMapAttr();
+  ArrayRef<int64_t> grid = kernel.getGrid(), strides = tensor.getStrides(),
+                    lower = tensor.getLowerCorner();
+  if (!origin || grid.size() != 3 || origin.getValue().getNumResults() != strides.size() ||
+      lower.size() != strides.size() || granule.count() <= 0)
+    return true;
+  AffineMap map = origin.getValue();
+  auto loop = group ? group->getAttrOfType<DictionaryAttr>("loop") : DictionaryAttr();
+  AffineMapAttr lb = loop ? loop.getAs<AffineMapAttr>("lb") : AffineMapAttr();
+  auto step = loop ? dyn_cast_or_null<IntegerAttr>(loop.get("step")) : IntegerAttr();
+  ElementSize size = elementSize(tensor.getElementType());
+  for (int64_t t = 0, tiles = grid[0] * grid[1] * grid[2]; t < tiles; ++t) {
+    SmallVector<int64_t> coords = {t % grid[0], (t / grid[0]) % grid[1], t / (grid[0] * grid[1])};
+    // The first two iterations of the group's loop: origins are affine in
+    // the induction variable, so the rest repeat their alignment.
+    SmallVector<int64_t, 2> ivs = {0};
+    if (lb && step) {
+      SmallVector<int64_t> at = coords;
+      at.resize(lb.getValue().getNumDims(), 0);
+      ivs = {lb.getValue().compose(at)[0], lb.getValue().compose(at)[0] + step.getInt()};
+    }
+    for (int64_t iv : ivs) {
+      SmallVector<int64_t> at = coords;
+      at.push_back(iv);
+      at.resize(map.getNumDims(), 0);
+      SmallVector<int64_t> o = map.compose(at);
+      int64_t elements = tensor.getOffset();
+      for (size_t i = 0; i < strides.size(); ++i)
+        elements += (o[i] - lower[i]) * strides[i];
+      if (!toBytes(Elements(elements), size).isAlignedTo(granule))
+        return true;
+    }
+  }
+  return false;
+}
+
 Bytes ktflow::ktsched::bufferBytes(BufferOp buffer, ArrayRef<int64_t> tile, Bytes granule) {
   auto type = buffer->getAttrOfType<TypeAttr>("element_type");
   ElementSize size = elementSize(type ? type.getValue() : Type());
@@ -103,6 +168,9 @@ Bytes ktflow::ktsched::bufferBytes(BufferOp buffer, ArrayRef<int64_t> tile, Byte
   for (int64_t e : ArrayRef<int64_t>(shape).drop_back())
     rows *= e;
   Bytes row = toBytes(Elements(shape.back()), size).alignTo(granule);
+  // Room for a column slice read from the granule it starts in.
+  if (isColumnOperand(buffer) && sliceMayStartInsideGranule(buffer, granule))
+    row = row + granule;
   return row * rows;
 }
 

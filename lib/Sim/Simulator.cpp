@@ -1120,6 +1120,9 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
   case Opcode::Slide:
     reads = {inst.vd, inst.va};
     break;
+  case Opcode::Ext:
+    reads = {inst.va, inst.vb};
+    break;
   case Opcode::Select:
     reads = {inst.vc, inst.va, inst.vb};
     break;
@@ -1198,6 +1201,18 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
       std::rotate(out.values.begin(), out.values.begin() + 1, out.values.end());
       out.values.back() = a.values[0];
     }
+    break;
+  }
+  case Opcode::Ext: {
+    const VectorValue &a = operand(inst.va), &b = operand(inst.vb);
+    if (!sameShape(a, b))
+      return fail(u, "ext operands differ in type or element count");
+    int64_t lane = inst.laneFromTable ? tableValue(u, uint32_t(inst.lane)) : inst.lane;
+    if (lane < 0 || lane >= a.count)
+      return fail(u, llvm::formatv("lane {0} of a {1}-element register", lane, a.count));
+    if (!issuesFor(a.type, a.count))
+      return false;
+    out = extractVector(a, b, lane, options.computeValues);
     break;
   }
   case Opcode::Cmp: {

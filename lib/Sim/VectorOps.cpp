@@ -240,3 +240,14 @@ VectorValue sim::unaryVector(Opcode op, const VectorValue &a, bool compute) {
   }
   return out;
 }
+
+VectorValue sim::extractVector(const VectorValue &a, const VectorValue &b, int64_t lane,
+                               bool compute) {
+  VectorValue out = like(a.type, a.count, compute);
+  if (!compute)
+    return out;
+  // Values move unchanged: no rounding, so an f16 lane keeps its bits.
+  for (int64_t i = 0; i < a.count; ++i)
+    out.values[i] = lane + i < a.count ? a.values[lane + i] : b.values[lane + i - a.count];
+  return out;
+}

@@ -34,6 +34,8 @@ Bundle sampleBundle() {
   dma.signal(ProgramBuilder::node("ld", {InstanceSelector::Kind::TableColumn, 1}), 3);
   dma.end();
   dma.wait(1, 4);
+  // (Any unit's program may hold any instruction; the table lane needs a table.)
+  dma.ext(9, 7, 8, 0, /*laneColumn=*/1);
   ProgramBuilder vec(b, "vec");
   vec.recv(0, ElemType::F16, Elements(32), ProgramBuilder::node("ld"));
   vec.vconst(1, ElemType::F16, Elements(32), -0.1);
@@ -44,6 +46,7 @@ Bundle sampleBundle() {
   vec.select(6, 5, 0, 1);
   vec.reduce(Combiner::Min, 7, 6);
   vec.bcast(8, 7, 0, Elements(32));
+  vec.ext(9, 8, 7, 5);
   vec.send(ProgramBuilder::node("st", {InstanceSelector::Kind::Absolute, 2}), 8);
   return b;
 }
@@ -190,6 +193,24 @@ TEST(EncodingTest, VerifierRejectsLoopIndexOutsideItsLoop) {
       parseBundleText("ktdc 1\nprogram @ld\n  push @vec, @spad+i0*64, 64\n", "x.kasm");
   ASSERT_FALSE(bool(r));
   EXPECT_NE(llvm::toString(r.takeError()).find("uses loop index i0 inside 0 loops"),
+            std::string::npos);
+}
+
+// A lane from the table must name one of the program's columns, in the
+// text form as in a built bundle.
+TEST(EncodingTest, VerifierRejectsALaneColumnOutsideTheTable) {
+  llvm::Expected<Bundle> r = parseBundleText(
+      "ktdc 1\nprogram @vec\ntable 1\nrow 3\n  ext v2, v0, v1, t1\n", "x.kasm");
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("takes its lane from table column 1 of 1"),
+            std::string::npos);
+  llvm::Expected<Bundle> ok = parseBundleText(
+      "ktdc 1\nprogram @vec\ntable 1\nrow 3\n  ext v2, v0, v1, t0\n", "x.kasm");
+  EXPECT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
+  llvm::Expected<Bundle> bad =
+      parseBundleText("ktdc 1\nprogram @vec\n  ext v2, v0, v1, -1\n", "x.kasm");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("expected a lane or tCOLUMN"),
             std::string::npos);
 }
 

@@ -643,6 +643,81 @@ program @vec
   EXPECT_NE(llvm::toString(r.takeError()).find("no op class 'mul'"), std::string::npos);
 }
 
+/// Two sub-cores run one program whose `ext` takes its lane from the
+/// table: each extracts the 32 lanes of the pair of vectors A[0..31],
+/// A[32..63] at its own lane (5 and 31), as a column slice that starts
+/// inside a vector needs.
+std::string extProgram(int secondLane) {
+  return llvm::formatv(R"(ktdc 1
+device sample
+symbol $A f16 64 in
+symbol $C f16 64 out
+
+program @dma
+instances 0
+  copy @spad, $A, run 128
+  signal @ld[0], 0
+  signal @ld[1], 0
+  wait 0, 2
+  copy $C, @spad+128, run 128
+
+program @ld
+instances 0 1
+  wait 0, 1
+  push @vec, @spad, 64
+  push @vec, @spad+64, 64
+
+program @vec
+instances 0 1
+table 1
+row 5
+row {0}
+  recv v0, f16, 32, @ld
+  recv v1, f16, 32, @ld
+  ext v2, v0, v1, t0
+  send @st, v2
+
+program @st
+instances 0 1
+table 1
+row 128
+row 192
+  pop @vec, @spad+t0, 64
+  signal @dma[0], 0
+)",
+                       secondLane)
+      .str();
+}
+
+TEST_F(SimulatorTest, ExtTakesItsLaneFromTheInstanceTable) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  std::vector<float> a(64);
+  for (int i = 0; i < 64; ++i)
+    a[i] = interp::roundToHalf(0.37f * i - 3.1f);
+  dc::Bundle bundle = assemble(extProgram(31));
+  EXPECT_FALSE(bool(checkDeadlockFree(bundle, *model)));
+  SimResult r = run(bundle, *model, {{"A", halfBytes(a)}});
+  ASSERT_FALSE(r.deadlock.has_value()) << *r.deadlock;
+  const std::vector<uint8_t> &c = r.buffers["C"];
+  ASSERT_EQ(c.size(), 128u);
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_EQ(halfAt(c, i), a[5 + i]) << "sub-core 0, lane " << i;
+    EXPECT_EQ(halfAt(c, 32 + i), a[31 + i]) << "sub-core 1, lane " << i;
+  }
+}
+
+// Negative twin: a table lane past the register is a located error.
+TEST_F(SimulatorTest, ExtLanePastTheRegisterIsAnError) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  dc::Bundle bundle = assemble(extProgram(32));
+  llvm::Expected<SimResult> r = simulate(bundle, *model, {});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("lane 32 of a 32-element register"),
+            std::string::npos);
+}
+
 TEST_F(SimulatorTest, RunsAreDeterministic) {
   auto model = loadArch("sample");
   ASSERT_TRUE(model);

@@ -121,6 +121,10 @@ enum class Opcode : uint8_t {
   Bcast = 43,  ///< vd, va, lane, count: count copies of va[lane].
   Reduce = 44, ///< vd, va, combiner: one element, folded left to right.
   Slide = 45,  ///< vd, va: vd = vd[1..] followed by va[0] (collects scalars).
+  /// vd, va, vb, lane: the va.count lanes of the pair va:vb from `lane` on
+  /// (va[lane..] followed by vb[..lane-1]); the lane may be a table column,
+  /// so one program serves instances whose data sit at different lanes.
+  Ext = 46,
 };
 
 enum class CmpPredicate : uint8_t { Lt = 0, Le = 1, Gt = 2, Ge = 3, Eq = 4, Ne = 5 };
@@ -142,9 +146,11 @@ struct Instruction {
   Opcode op = Opcode::End;
   uint8_t vd = 0, va = 0, vb = 0, vc = 0;
   ElemType type = ElemType::F32;
-  /// Loop count, wait count, element count (registers), lane (Bcast).
+  /// Loop count, wait count, element count (registers), lane (Bcast, Ext).
   int64_t count = 0;
   int64_t lane = 0;
+  /// Ext: `lane` is a column of the per-instance table, whose value is the lane.
+  bool laneFromTable = false;
   /// Semaphore index (Signal/Wait); predicate or combiner (Cmp/Reduce).
   uint32_t sem = 0;
   CmpPredicate predicate = CmpPredicate::Lt;
@@ -239,6 +245,9 @@ public:
   void bcast(uint8_t vd, uint8_t va, int64_t lane, Elements count);
   void reduce(Combiner c, uint8_t vd, uint8_t va);
   void slide(uint8_t vd, uint8_t va);
+  /// `ext vd, va, vb, lane`, or with `laneColumn` the lane in that table column.
+  void ext(uint8_t vd, uint8_t va, uint8_t vb, int64_t lane,
+           std::optional<uint32_t> laneColumn = std::nullopt);
 
   Program &program() { return bundle.programs[index]; }
 

@@ -36,7 +36,9 @@ llvm::SmallVector<int64_t> groupTile(GroupOp group);
 /// keep their own (1 for a scalar).
 llvm::SmallVector<int64_t> bufferShape(BufferOp buffer, llvm::ArrayRef<int64_t> tile);
 /// Bytes one copy of `buffer` takes for tile `tile`, with each row rounded
-/// up to `granule` (transfers move whole granules).
+/// up to `granule` (transfers move whole granules), and one granule more
+/// for a column operand whose slice starts inside a granule on some grid
+/// tile (it is read from the granule it starts in).
 Bytes bufferBytes(BufferOp buffer, llvm::ArrayRef<int64_t> tile, Bytes granule);
 
 /// A column operand (a buffer whose only dimension is the space's
