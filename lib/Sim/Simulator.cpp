@@ -1120,6 +1120,9 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
   case Opcode::Slide:
     reads = {inst.vd, inst.va};
     break;
+  case Opcode::Concat:
+    reads = {inst.va, inst.vb};
+    break;
   case Opcode::Select:
     reads = {inst.vc, inst.va, inst.vb};
     break;
@@ -1198,6 +1201,28 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
       std::rotate(out.values.begin(), out.values.begin() + 1, out.values.end());
       out.values.back() = a.values[0];
     }
+    break;
+  }
+  case Opcode::Concat: {
+    const VectorValue &a = operand(inst.va), &b = operand(inst.vb);
+    if (a.type != b.type)
+      return fail(u, "concat operands differ in element type");
+    if (a.count + b.count > dc::kMaxVectorElements)
+      return fail(u, llvm::formatv("concat of {0} and {1} elements exceeds {2}", a.count,
+                                   b.count, dc::kMaxVectorElements));
+    if (!issuesFor(a.type, a.count + b.count))
+      return false;
+    out = concatVectors(a, b, options.computeValues);
+    break;
+  }
+  case Opcode::Slice: {
+    const VectorValue &a = operand(inst.va);
+    if (inst.lane + inst.count > a.count)
+      return fail(u, llvm::formatv("lanes {0}..{1} of a {2}-element register", inst.lane,
+                                   inst.lane + inst.count - 1, a.count));
+    if (!issuesFor(a.type, inst.count))
+      return false;
+    out = sliceVector(a, inst.lane, inst.count, options.computeValues);
     break;
   }
   case Opcode::Cmp: {

@@ -40,6 +40,10 @@ VectorValue compareVector(dc::CmpPredicate p, const VectorValue &a, const Vector
 VectorValue binaryVector(dc::Opcode op, const VectorValue &a, const VectorValue &b,
                          bool compute);
 VectorValue unaryVector(dc::Opcode op, const VectorValue &a, bool compute);
+/// a's elements followed by b's (of a's type); values move unrounded.
+VectorValue concatVectors(const VectorValue &a, const VectorValue &b, bool compute);
+/// `count` elements of a from `lane` on (the caller checks the range).
+VectorValue sliceVector(const VectorValue &a, int64_t lane, int64_t count, bool compute);
 
 } // namespace ktflow::sim
 

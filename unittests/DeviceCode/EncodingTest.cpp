@@ -44,6 +44,8 @@ Bundle sampleBundle() {
   vec.select(6, 5, 0, 1);
   vec.reduce(Combiner::Min, 7, 6);
   vec.bcast(8, 7, 0, Elements(32));
+  vec.concat(9, 4, 4);
+  vec.slice(10, 9, 16, Elements(32));
   vec.send(ProgramBuilder::node("st", {InstanceSelector::Kind::Absolute, 2}), 8);
   return b;
 }

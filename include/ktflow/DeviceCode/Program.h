@@ -42,6 +42,9 @@ constexpr unsigned kNumSemaphores = 32;
 constexpr unsigned kMaxLoopDepth = 16;
 /// Widest per-instance table a program may have.
 constexpr unsigned kMaxTableColumns = 1024;
+/// Most elements a register may hold: an encoding sanity bound that keeps a
+/// corrupt bundle from asking for absurd allocations, not a device property.
+constexpr int64_t kMaxVectorElements = 1 << 20;
 
 /// Which instance of a named node an instruction means.
 struct InstanceSelector {
@@ -121,6 +124,13 @@ enum class Opcode : uint8_t {
   Bcast = 43,  ///< vd, va, lane, count: count copies of va[lane].
   Reduce = 44, ///< vd, va, combiner: one element, folded left to right.
   Slide = 45,  ///< vd, va: vd = vd[1..] followed by va[0] (collects scalars).
+  // Opcode 46 is kept free (branch `col` takes it for `ext`).
+  /// vd, va, vb: va's elements followed by vb's (one type): a vector that
+  /// arrived as several messages (a wide element type, one access each).
+  Concat = 47,
+  /// vd, va, lane, count: `count` elements of va from `lane` on: the part
+  /// of a wide vector one message or memory access can carry.
+  Slice = 48,
 };
 
 enum class CmpPredicate : uint8_t { Lt = 0, Le = 1, Gt = 2, Ge = 3, Eq = 4, Ne = 5 };
@@ -142,7 +152,7 @@ struct Instruction {
   Opcode op = Opcode::End;
   uint8_t vd = 0, va = 0, vb = 0, vc = 0;
   ElemType type = ElemType::F32;
-  /// Loop count, wait count, element count (registers), lane (Bcast).
+  /// Loop count, wait count, element count (registers), lane (Bcast, Slice).
   int64_t count = 0;
   int64_t lane = 0;
   /// Semaphore index (Signal/Wait); predicate or combiner (Cmp/Reduce).
@@ -239,6 +249,8 @@ public:
   void bcast(uint8_t vd, uint8_t va, int64_t lane, Elements count);
   void reduce(Combiner c, uint8_t vd, uint8_t va);
   void slide(uint8_t vd, uint8_t va);
+  void concat(uint8_t vd, uint8_t va, uint8_t vb);
+  void slice(uint8_t vd, uint8_t va, int64_t lane, Elements count);
 
   Program &program() { return bundle.programs[index]; }
 
