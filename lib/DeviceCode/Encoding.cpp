@@ -244,6 +244,7 @@ void transfer(IO &io, Instruction &inst) {
   case Opcode::Div:
   case Opcode::Max:
   case Opcode::Min:
+  case Opcode::Concat:
     io.u8(inst.vd);
     io.u8(inst.va);
     io.u8(inst.vb);
@@ -274,6 +275,7 @@ void transfer(IO &io, Instruction &inst) {
     io.u8(inst.vb);
     return;
   case Opcode::Bcast:
+  case Opcode::Slice:
     io.u8(inst.vd);
     io.u8(inst.va);
     io.i64(inst.lane);

@@ -84,6 +84,8 @@ static const OpcodeInfo opcodeTable[] = {
     {Opcode::Reduce, "reduce", "reduce"},
     {Opcode::Slide, "slide", "copy"},
     {Opcode::Ext, "ext", "copy"},
+    {Opcode::Concat, "concat", "copy"},
+    {Opcode::Slice, "slice", "copy"},
 };
 
 static const OpcodeInfo *infoOf(Opcode op) {
@@ -138,8 +140,8 @@ bool dc::isVectorArith(Opcode op) { return !opClassOf(op).empty(); }
 
 namespace {
 /// Limits that keep a corrupt bundle from asking for absurd allocations;
-/// they are encoding sanity bounds, not properties of any device.
-constexpr int64_t kMaxVectorElements = 1 << 20;
+/// they are encoding sanity bounds, not properties of any device
+/// (kMaxVectorElements is in Program.h: the simulator bounds `concat`).
 constexpr size_t kMaxCopyDims = 8;
 
 /// Names (device, symbols, units, memories) are single words of the text
@@ -435,6 +437,16 @@ private:
       if (!inst.laneFromTable && inst.lane < 0)
         return fail(at, "extracts from a negative lane");
       return llvm::Error::success();
+    case Opcode::Concat:
+      TRY(reg(at, inst.vd));
+      TRY(reg(at, inst.va));
+      return reg(at, inst.vb);
+    case Opcode::Slice:
+      TRY(reg(at, inst.vd));
+      TRY(reg(at, inst.va));
+      if (inst.lane < 0)
+        return fail(at, "slices from a negative lane");
+      return elementCount(at, inst.count);
     case Opcode::Loop:
     case Opcode::End:
       return llvm::Error::success();
@@ -641,4 +653,17 @@ void ProgramBuilder::ext(uint8_t vd, uint8_t va, uint8_t vb, int64_t lane,
   i.vb = vb;
   i.lane = laneColumn ? int64_t(*laneColumn) : lane;
   i.laneFromTable = laneColumn.has_value();
+}
+void ProgramBuilder::concat(uint8_t vd, uint8_t va, uint8_t vb) {
+  Instruction &i = emit(Opcode::Concat);
+  i.vd = vd;
+  i.va = va;
+  i.vb = vb;
+}
+void ProgramBuilder::slice(uint8_t vd, uint8_t va, int64_t lane, Elements count) {
+  Instruction &i = emit(Opcode::Slice);
+  i.vd = vd;
+  i.va = va;
+  i.lane = lane;
+  i.count = count.count();
 }

@@ -126,6 +126,12 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
   case Opcode::Bcast:
     os << "bcast " << reg(i.vd) << ", " << reg(i.va) << ", " << i.lane << ", " << i.count;
     return;
+  case Opcode::Slice:
+    os << "slice " << reg(i.vd) << ", " << reg(i.va) << ", " << i.lane << ", " << i.count;
+    return;
+  case Opcode::Concat:
+    os << "concat " << reg(i.vd) << ", " << reg(i.va) << ", " << reg(i.vb);
+    return;
   case Opcode::Reduce:
     os << "reduce." << combinerName(i.combiner) << " " << reg(i.vd) << ", " << reg(i.va);
     return;
@@ -659,6 +665,7 @@ private:
       return expectCount(5) && regOperand(1, i.vd) && regOperand(2, i.vc) &&
              regOperand(3, i.va) && regOperand(4, i.vb);
     case Opcode::Bcast:
+    case Opcode::Slice:
       return expectCount(5) && regOperand(1, i.vd) && regOperand(2, i.va) &&
              intOperand(3, i.lane, "a lane") && intOperand(4, i.count, "an element count");
     case Opcode::Ext: {
@@ -673,6 +680,9 @@ private:
         return fail(w, "expected a lane or tCOLUMN, found '" + w.text + "'");
       return true;
     }
+    case Opcode::Concat:
+      return expectCount(4) && regOperand(1, i.vd) && regOperand(2, i.va) &&
+             regOperand(3, i.vb);
     case Opcode::Reduce: {
       static const Combiner all[] = {Combiner::Add, Combiner::Max, Combiner::Min};
       auto it = llvm::find_if(all, [&](Combiner c) { return combinerName(c) == suffix; });

@@ -44,6 +44,13 @@
 // starts in; the compute unit then moves the values down to lane 0 with
 // `ext`, its lane per core from the program's table (planColumnLeads).
 //
+// Buffers of a group may hold different element types (an f16 input of an
+// f32 sum). Each moves its own elements; a vector step is as many elements
+// as fill one compute vector's bytes with the narrowest type, so a wider
+// type's step is several accesses of those bytes, which the compute unit
+// joins with `concat` after receiving (or loading) them and cuts with
+// `slice` before sending (or storing).
+//
 // Compute bodies map ktsched.vop kinds to vector instructions through the
 // scheduler's supported-op table (the op class the table assigns is the
 // instruction's op class), so the input check and the lowering agree.
@@ -56,6 +63,7 @@
 #include "ktflow/Lower/MergeGroupPrograms.h"
 
 #include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
 #include "ktflow/Schedule/SupportedOps.h"
 #include "ktflow/Sim/StaticChecks.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -111,6 +119,8 @@ struct Transfer {
   mutable ks::TensorOp tensor;
   int64_t arg = 0;
   ElementSize esize{Bytes(2)};
+  /// The register type of its elements (none for a type without registers).
+  std::optional<dc::ElemType> regType;
   AffineMap origin;
   SmallVector<int64_t> shape, dims;
   /// The scratchpad buffer it goes through.
@@ -329,6 +339,52 @@ private:
   /// Element offset of a tile inside the transfer's grid tile.
   int64_t tileElementOffset(const Transfer &t, const Tile &tile) const;
   SmallVector<int64_t> bufferPitch(const Transfer &t) const;
+  /// Accesses of `vectorBytes` one vector step of transfer t moves: 1 for
+  /// the narrowest buffer type, more for a wider one.
+  int64_t piecesOf(const Transfer &t) const {
+    return t.esize.bytes.count() / esize.bytes.count();
+  }
+  /// Column operands are pushed, shifted (`ext`) and slid in the group's
+  /// one register type: a group of several buffer element types (a step of
+  /// a wider type is several accesses) is diagnosed.
+  LogicalResult checkColumnTypes() const {
+    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+      if (t.regType != elemType)
+        return t.tensor.emitError("a column operand in a group of '")
+               << dc::elemTypeName(elemType) << "' and " << t.tensor.getElementType()
+               << " buffers: column operands beside element type conversions are not lowered";
+    return success();
+  }
+  /// Whether the transfer lacks the vector dimension (its element is
+  /// broadcast across the lanes: one access per step, whatever its type).
+  bool lacksVectorDim(const Transfer &t) const {
+    return !llvm::is_contained(t.dims, (int64_t)space.size() - 1);
+  }
+  /// Two registers receiving (or sending) the pieces of a vector of a wide
+  /// type; allocated only when some transfer has several pieces.
+  std::optional<std::pair<uint8_t, uint8_t>> pieceRegisters;
+  /// Reserves the piece registers at `nextReg` when a transfer needs them.
+  LogicalResult allocatePieceRegisters(unsigned &nextReg);
+  /// A vector of transfer t into register r from `pieces` messages (or, on
+  /// two levels, memory accesses: `fetch(reg, type, count, piece)`), joined
+  /// with `concat`.
+  void gatherPieces(dc::ProgramBuilder &vec, uint8_t r, const Transfer &t, int64_t pieces,
+                    llvm::function_ref<void(uint8_t, dc::ElemType, Elements, int64_t)> fetch);
+  /// Register r of transfer t out in its first `pieces` pieces (all of
+  /// them by default; `put(reg, piece)`), cut with `slice`.
+  void scatterPieces(dc::ProgramBuilder &vec, uint8_t r, const Transfer &t,
+                     llvm::function_ref<void(uint8_t, int64_t)> put,
+                     std::optional<int64_t> pieces = std::nullopt);
+  /// Pieces of the result vector of reduction transfer t at `pos` that hold
+  /// results: a row reduction's last, partial result vector of a tile of
+  /// `extent` stores only the pieces its valid lanes reach, so a result of
+  /// a wide type (an f32 sum of f16 rows) needs no more buffer than its
+  /// results' accesses.
+  int64_t resultPieces(const Transfer &t, const SpacePosition &pos,
+                       ArrayRef<int64_t> extent) const;
+  /// Elements of the result vectors of reduction transfer t that a tile of
+  /// `extent` stores (whole vectors, the last one in whole pieces).
+  int64_t storedResultElements(const Transfer &t, ArrayRef<int64_t> extent) const;
   dc::Address slotAddress(const Transfer &t, int64_t j, int64_t tileIndex) const;
 
   const arch::ArchModel &model;
@@ -385,6 +441,7 @@ LogicalResult GroupLowering::resolveTransfer(Operation *stage, ArrayAttr transfe
     return stage->emitError("element type ") << t.tensor.getElementType()
                                              << " has no device-code size";
   t.esize = *size;
+  t.regType = registerType(t.tensor.getElementType());
   auto origin = dict.getAs<AffineMapAttr>("origin");
   if (!origin)
     return stage->emitError("transfer ") << index << " has no origin";
@@ -532,49 +589,61 @@ LogicalResult GroupLowering::collect() {
     return failure();
   }
 
-  // Element types. The group computes in its element type; its buffers may
-  // hold another (the body converts with `cast` vops). Every message and
-  // memory access moves buffer elements, so `elemType` is the buffer type
-  // and a vector step is as many buffer elements as fill the bytes of one
-  // compute vector (f16 buffers of an f32 group on sample: 16 f32 lanes =
-  // 64 bytes = 32 f16 elements per step; the f32 registers hold 32
-  // elements and take two issues per op).
+  // Element types. The group computes in its element type; each buffer
+  // holds its own, and the body converts with `cast` vops. Messages and
+  // memory accesses move buffer elements: a step is as many elements as
+  // fill the bytes of one compute vector with the narrowest buffer type
+  // (ks::vectorStep, which the scheduler's splits and tiles use too), so
+  // the narrowest buffers move one access of `vectorBytes` per step and a
+  // wider one several (`pieces`), joined in a register by `concat` and cut
+  // for the store unit by `slice`. f16 and f32 buffers of an f32 group on
+  // sample: 16 lanes x 4 bytes = 64 bytes = 32 elements per step; an f32
+  // buffer moves two 64-byte accesses per step, and the f32 registers of 32
+  // elements take two issues per op.
   mlirElemType = group.getElementType();
   auto groupType = registerType(mlirElemType);
   if (!groupType)
     return group.emitError("element type ") << mlirElemType << " has no vector registers";
-  Type bufferType = mlirElemType;
-  if (!loads.empty() || !stores.empty())
-    bufferType = (loads.empty() ? stores : loads).front().tensor.getElementType();
-  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
-    if (t.tensor.getElementType() != bufferType)
-      return t.tensor.emitError("a ")
-             << t.tensor.getElementType() << " buffer next to a " << bufferType
-             << " buffer in one compute group: element type conversions between buffer "
-                "types are not lowered";
-  auto type = registerType(bufferType);
-  if (!type)
-    return group.emitError("element type ") << bufferType << " has no vector registers";
-  elemType = *type;
-  esize = dc::elemTypeSize(elemType);
-  if (elemType != *groupType) {
-    int64_t bytes = vectorWidth * dc::elemTypeSize(*groupType).bytes.count();
-    if (bytes % esize.bytes.count() != 0)
-      return group.emitError("a vector of ")
-             << vectorWidth << " " << mlirElemType << " is not a whole number of "
-             << bufferType << " elements: element type conversions are not lowered";
-    vectorWidth = bytes / esize.bytes.count();
+  Bytes computeBytes = toBytes(Elements(vectorWidth), dc::elemTypeSize(*groupType));
+  elemType = *groupType;
+  const Transfer *narrowest = nullptr;
+  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
+    if (!t.regType)
+      return t.tensor.emitError("element type ")
+             << t.tensor.getElementType() << " has no vector registers";
+    if (!narrowest || t.esize.bytes < narrowest->esize.bytes)
+      narrowest = &t;
   }
+  if (narrowest)
+    elemType = *narrowest->regType;
+  esize = dc::elemTypeSize(elemType);
+  vectorWidth = ks::vectorStep(group, vectorWidth);
+  if (toBytes(Elements(vectorWidth), esize) != computeBytes)
+    return group.emitError("a vector of ")
+           << computeBytes.count() << " bytes is not a whole number of "
+           << dc::elemTypeName(elemType) << " elements: element type conversions are not lowered";
+  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+    if (t.esize.bytes.count() % esize.bytes.count() != 0)
+      return t.tensor.emitError("a ")
+             << t.tensor.getElementType() << " buffer next to a " << dc::elemTypeName(elemType)
+             << " buffer: a step of the narrower is not whole accesses of the wider, "
+                "element type conversions between buffer types are not lowered";
   for (Operation &op : computeStage->getRegion(0).front())
     for (Type type : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
       if (!registerType(mlir::getElementTypeOrSelf(type)))
         return op.emitError("a ") << mlir::getElementTypeOrSelf(type)
                                   << " value has no vector registers";
-
-  if (reduceDim >= 0 && elemType != *groupType)
-    return group.emitError("a reduction computing in ")
-           << mlirElemType << " over " << dc::elemTypeName(elemType)
-           << " buffers: element type conversions in reductions are not lowered";
+  // Each input register is received in its buffer's type and each result
+  // sent in its buffer's: the body's values must agree with them.
+  Block &computeBody = computeStage->getRegion(0).front();
+  for (auto [i, arg] : llvm::enumerate(computeBody.getArguments()))
+    if (i < computeInputs.size() && computeInputs[i].loadIndex >= 0) {
+      const Transfer &t = (twoLevel ? innerLoads : loads)[computeInputs[i].loadIndex];
+      if (registerType(arg.getType()) != t.regType)
+        return computeStage->emitError("a ")
+               << arg.getType() << " input loaded from a " << t.tensor.getElementType()
+               << " buffer: not lowered";
+    }
   if (reduceDim >= 0) {
     auto nest = ReductionNest::analyze(computeStage, space, reduceDim, vectorWidth, elemType);
     if (failed(nest))
@@ -759,13 +828,16 @@ LogicalResult GroupLowering::collect() {
     for (const Transfer &t : loads) {
       Bytes bytes = toBytes(Elements(validElements(t) * activeTiles * loopTrips), t.esize);
       charge(globalNodes.front(), *memNode, bytes);
-      charge(*memNode, *computeNode, toBytes(Elements(elementsPerGridTile * activeTiles), esize));
+      // Each buffer's elements in its own type (an f32 input of an f16
+      // output moves twice the bytes per element).
+      charge(*memNode, *computeNode,
+             toBytes(Elements(elementsPerGridTile * activeTiles), t.esize));
     }
     for (const Transfer &t : stores) {
       // A reduction sends only its results back.
       int64_t sent = reduction ? validElements(t) * activeTiles * loopTrips
                                : elementsPerGridTile * activeTiles;
-      charge(*computeNode, *memNode, toBytes(Elements(sent), esize));
+      charge(*computeNode, *memNode, toBytes(Elements(sent), t.esize));
       charge(*memNode, globalNodes.front(),
              toBytes(Elements(validElements(t) * activeTiles * loopTrips), t.esize));
     }
@@ -916,9 +988,10 @@ std::optional<Bytes> GroupLowering::coveringLoadRun(const Transfer &t, Bytes nee
 }
 
 /// A reduction's results leave the compute unit as whole vectors (a row
-/// reduction's last vector of a tile padded), so each result buffer must
-/// hold them; and each tile's results are one DMA run into global memory,
-/// which must be a legal access there. Cores never share a DMA access (no
+/// reduction's last vector of a tile padded, and of a wide result type only
+/// its pieces that hold results), so each result buffer must hold them;
+/// and each tile's results are one DMA run into global memory, which must
+/// be a legal access there. Cores never share a DMA access (no
 /// read-modify-write of a neighbour's results), so a run below the DMA's
 /// minimum is not lowered; the scheduler merges grid tiles to avoid that
 /// where it can (MergeGridTiles), so what reaches here had no such merge.
@@ -941,7 +1014,7 @@ LogicalResult GroupLowering::checkReductionStores() {
       return resultOp(i)->emitError("reduction results in rows of ")
              << valid << " elements, not whole " << vectorWidth
              << "-element vectors: padded result rows are not lowered";
-    Bytes need = toBytes(Elements(padded * rows), t.esize);
+    Bytes need = toBytes(Elements(storedResultElements(t, tileShape) * rows), t.esize);
     if (t.bytes < need)
       return resultOp(i)->emitError("result buffer of ")
              << t.bytes.count() << " bytes cannot take the " << need.count()
@@ -1403,6 +1476,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
         vec.vconst(reg[arg], registerType(arg.getType()).value_or(elemType),
                    Elements(vectorWidth), *computeInputs[i].splat);
     }
+    if (failed(allocatePieceRegisters(nextReg)))
+      return failure();
     if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
       return failure();
     // Column operands: as on one level (emit), the rows go in blocks; the
@@ -1415,6 +1490,9 @@ LogicalResult GroupLowering::emitTwoLevel() {
     for (auto [i, t] : llvm::enumerate(loads))
       if (isColumnLoad(t))
         columnLoads.push_back(i);
+    if (!columnLoads.empty())
+      if (failed(checkColumnTypes()))
+        return failure();
     SmallVector<uint8_t> heldColumn(loads.size(), 0);
     std::optional<uint8_t> nextColumn;
     for (size_t i : columnLoads) {
@@ -1477,8 +1555,13 @@ LogicalResult GroupLowering::emitTwoLevel() {
             const Transfer &t = innerLoads[in.loadIndex];
             bool broadcast;
             dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
-            checkAligned(t, address);
-            vec.vload(reg[arg], elemType, Elements(vectorWidth), address);
+            gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
+                         [&](uint8_t r, dc::ElemType type, Elements count, int64_t p) {
+                           dc::Address piece = address;
+                           piece.offset = piece.offset + vectorBytes * p;
+                           checkAligned(t, piece);
+                           vec.vload(r, type, count, piece);
+                         });
             if (broadcast)
               vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
           }
@@ -1491,8 +1574,15 @@ LogicalResult GroupLowering::emitTwoLevel() {
           const Transfer &t = innerStores[i];
           bool broadcast;
           dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
-          checkAligned(t, address);
-          vec.vstore(address, r);
+          scatterPieces(
+              vec, r, t,
+              [&](uint8_t piece, int64_t p) {
+                dc::Address at = address;
+                at.offset = at.offset + vectorBytes * p;
+                checkAligned(t, at);
+                vec.vstore(at, piece);
+              },
+              resultPieces(t, pos, tile.extent));
         };
         if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write)))
           return failure();
@@ -1575,16 +1665,30 @@ LogicalResult GroupLowering::emitTwoLevel() {
         if (in.splat)
           continue;
         bool broadcast;
-        dc::Address address = vectorAddress(innerLoads[in.loadIndex], k, broadcast);
-        vec.vload(reg[arg], elemType, Elements(vectorWidth), address);
+        const Transfer &t = innerLoads[in.loadIndex];
+        dc::Address address = vectorAddress(t, k, broadcast);
+        // A wide type's step is several accesses (a broadcast element one).
+        gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
+                     [&](uint8_t r, dc::ElemType type, Elements count, int64_t p) {
+                       dc::Address piece = address;
+                       piece.offset = piece.offset + vectorBytes * p;
+                       checkAligned(t, piece);
+                       vec.vload(r, type, count, piece);
+                     });
         if (broadcast)
           vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
       }
       bool storeBroadcast = false;
       if (failed(emitBody(vec, reg, nextReg, [&](unsigned i, uint8_t r) {
             bool broadcast;
-            vec.vstore(vectorAddress(innerStores[i], k, broadcast), r);
+            dc::Address address = vectorAddress(innerStores[i], k, broadcast);
             storeBroadcast |= broadcast;
+            scatterPieces(vec, r, innerStores[i], [&](uint8_t piece, int64_t p) {
+              dc::Address at = address;
+              at.offset = at.offset + vectorBytes * p;
+              checkAligned(innerStores[i], at);
+              vec.vstore(at, piece);
+            });
           })))
         return failure();
       if (storeBroadcast)
@@ -1711,6 +1815,85 @@ SmallVector<int64_t> GroupLowering::bufferPitch(const Transfer &t) const {
     step *= t.dims[i] >= 0 ? tileShape[t.dims[i]] : t.shape[i];
   }
   return pitch;
+}
+
+int64_t GroupLowering::resultPieces(const Transfer &t, const SpacePosition &pos,
+                                    ArrayRef<int64_t> extent) const {
+  int64_t all = piecesOf(t);
+  if (!reduction || !reduction->isRowReduction() || all <= 1)
+    return all;
+  int64_t dim = reduction->resultDim();
+  // A vector inside a loop over the row groups is a whole one; only the
+  // last group of a tile, at a constant position, can be partial.
+  if (dim < 0 || !pos.terms[dim].empty())
+    return all;
+  int64_t valid = std::clamp<int64_t>(extent[dim] - pos.constant[dim], 0, vectorWidth);
+  int64_t perPiece = vectorWidth / all;
+  return std::max<int64_t>(1, (valid + perPiece - 1) / perPiece);
+}
+
+int64_t GroupLowering::storedResultElements(const Transfer &t, ArrayRef<int64_t> extent) const {
+  int64_t padded = reduction->resultElements(extent);
+  int64_t dim = reduction->resultDim();
+  if (!reduction->isRowReduction() || dim < 0 || piecesOf(t) <= 1)
+    return padded;
+  int64_t rows = extent[dim], perPiece = vectorWidth / piecesOf(t);
+  int64_t whole = rows / vectorWidth * vectorWidth;
+  return whole + (rows - whole + perPiece - 1) / perPiece * perPiece;
+}
+
+LogicalResult GroupLowering::allocatePieceRegisters(unsigned &nextReg) {
+  pieceRegisters.reset();
+  bool needed = llvm::any_of(llvm::concat<const Transfer>(loads, stores),
+                             [&](const Transfer &t) { return piecesOf(t) > 1; });
+  if (!needed)
+    return success();
+  if (nextReg + 2 > dc::kNumVectorRegisters)
+    return computeStage->emitError("compute body needs more than ")
+           << dc::kNumVectorRegisters << " vector registers";
+  pieceRegisters = {uint8_t(nextReg), uint8_t(nextReg + 1)};
+  nextReg += 2;
+  return success();
+}
+
+void GroupLowering::gatherPieces(
+    dc::ProgramBuilder &vec, uint8_t r, const Transfer &t, int64_t pieces,
+    llvm::function_ref<void(uint8_t, dc::ElemType, Elements, int64_t)> fetch) {
+  dc::ElemType type = t.regType.value_or(elemType);
+  // One access holds `vectorBytes`: the whole step of the narrowest type,
+  // a part of a wider one's.
+  Elements perPiece = toElements(toBytes(Elements(vectorWidth), esize), t.esize);
+  if (pieces <= 1) {
+    fetch(r, type, perPiece, 0);
+    return;
+  }
+  assert(pieceRegisters && "a transfer of several pieces without piece registers");
+  auto [a, b] = *pieceRegisters;
+  fetch(a, type, perPiece, 0);
+  fetch(b, type, perPiece, 1);
+  vec.concat(r, a, b);
+  for (int64_t p = 2; p < pieces; ++p) {
+    fetch(a, type, perPiece, p);
+    vec.concat(r, r, a);
+  }
+}
+
+void GroupLowering::scatterPieces(dc::ProgramBuilder &vec, uint8_t r, const Transfer &t,
+                                  llvm::function_ref<void(uint8_t, int64_t)> put,
+                                  std::optional<int64_t> pieces) {
+  int64_t all = piecesOf(t);
+  if (all <= 1) {
+    put(r, 0);
+    return;
+  }
+  assert(pieceRegisters && "a transfer of several pieces without piece registers");
+  // A message and an access take the register as it is when they issue,
+  // so one piece register serves every piece.
+  int64_t perPiece = vectorWidth / all;
+  for (int64_t p = 0; p < pieces.value_or(all); ++p) {
+    vec.slice(pieceRegisters->first, r, p * perPiece, Elements(perPiece));
+    put(pieceRegisters->first, p);
+  }
 }
 
 dc::Address GroupLowering::slotAddress(const Transfer &t, int64_t j, int64_t tileIndex) const {
@@ -2091,6 +2274,9 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   for (auto [i, t] : llvm::enumerate(loads))
     if (isColumnLoad(t))
       columnLoads.push_back(i);
+  if (!columnLoads.empty())
+    if (failed(checkColumnTypes()))
+      return failure();
   auto openSegment = [&](dc::ProgramBuilder &b, const Tile &tile, const RowSegment &seg) {
     for (int64_t d = 0; d < rowDim; ++d)
       b.loop(tile.extent[d]);
@@ -2144,6 +2330,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         vec.vconst(*r, registerType(arg.getType()).value_or(elemType), Elements(vectorWidth),
                    *computeInputs[i].splat);
     }
+    if (failed(allocatePieceRegisters(nextReg)))
+      return failure();
     if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
       return failure();
     // Column operands (one value per row, e.g. a broadcast column): one
@@ -2182,14 +2370,22 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       // A column operand steps one element per row: each push must still
       // start where the load unit's access rule allows.
       std::optional<std::pair<const Transfer *, Bytes>> unalignedPush;
-      auto push = [&](const Transfer &t, const dc::Address &address) {
+      // A step of a wider type than the narrowest is several accesses; a
+      // broadcast element is one, whatever its type.
+      auto push = [&](const Transfer &t, const dc::Address &address,
+                      std::optional<int64_t> pieces = std::nullopt) {
         auto ldNode = model.lookupNode(ldUnit), memNode = model.lookupNode(t.memory);
         if (ldNode && memNode)
           if (const arch::AccessRule *rule = model.node(*ldNode).accessTo(*memNode))
             for (const dc::LoopTerm &term : address.terms)
               if (!rule->allowsAddress(term.stride) && !unalignedPush)
                 unalignedPush = {&t, rule->alignment};
-        ld.push(nearest(computeUnit), address, vectorBytes);
+        int64_t n = pieces.value_or(lacksVectorDim(t) ? 1 : piecesOf(t));
+        for (int64_t p = 0; p < n; ++p) {
+          dc::Address piece = address;
+          piece.offset = piece.offset + vectorBytes * p;
+          ld.push(nearest(computeUnit), piece, vectorBytes);
+        }
       };
       if (reduction) {
         reduction->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos) {
@@ -2256,14 +2452,23 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
 
       // Compute unit: the loaded inputs of one vector step arrive in load
       // order; an input without the vector dimension is broadcast.
+      auto receive = [&](uint8_t r, dc::ElemType type, Elements count, int64_t) {
+        vec.recv(r, type, count, nearest(ldUnit));
+      };
+      // Each result leaves in its buffer's pieces.
+      auto sendResult = [&](unsigned i, uint8_t r) {
+        scatterPieces(vec, r, stores[i], [&](uint8_t piece, int64_t) {
+          vec.send(nearest(stUnit), piece);
+        });
+      };
       auto receiveInputs = [&]() {
         for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
           const ComputeInput &in = computeInputs[i];
           if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
             continue;
-          vec.recv(reg[arg], elemType, Elements(vectorWidth), nearest(ldUnit));
-          bool broadcast;
-          (void)vectorAddress(loads[in.loadIndex], j, k, broadcast);
+          const Transfer &t = loads[in.loadIndex];
+          bool broadcast = lacksVectorDim(t);
+          gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t), receive);
           if (broadcast)
             vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
         }
@@ -2277,8 +2482,13 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           return emitBody(vec, reg, nextReg, [](unsigned, uint8_t) {}, &fixed);
         };
         if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute,
-                                          [&](unsigned, uint8_t r, const SpacePosition &) {
-                                            vec.send(nearest(stUnit), r);
+                                          [&](unsigned i, uint8_t r, const SpacePosition &pos) {
+                                            scatterPieces(
+                                                vec, r, stores[i],
+                                                [&](uint8_t piece, int64_t) {
+                                                  vec.send(nearest(stUnit), piece);
+                                                },
+                                                resultPieces(stores[i], pos, tile.extent));
                                           })))
           return failure();
       } else if (!columnLoads.empty()) {
@@ -2309,18 +2519,14 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           }
           vec.loop(tile.extent.back() / vectorWidth);
           receiveInputs();
-          if (failed(emitBody(vec, reg, nextReg, [&](unsigned, uint8_t r) {
-                vec.send(nearest(stUnit), r);
-              })))
+          if (failed(emitBody(vec, reg, nextReg, sendResult)))
             return failure();
           closeSegment(vec);
         }
       } else {
       openLoops(vec, tile);
       receiveInputs();
-      if (failed(emitBody(vec, reg, nextReg, [&](unsigned, uint8_t r) {
-            vec.send(nearest(stUnit), r);
-          })))
+      if (failed(emitBody(vec, reg, nextReg, sendResult)))
         return failure();
       closeLoops(vec);
       }
@@ -2333,8 +2539,12 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         reduction->emitOutputOrder(st, tile.extent, [&](const SpacePosition &pos) {
           for (const Transfer &t : stores) {
             bool broadcast;
-            st.pop(nearest(computeUnit), positionAddress(t, slotAddress(t, j, k), pos, broadcast),
-                   vectorBytes);
+            dc::Address address = positionAddress(t, slotAddress(t, j, k), pos, broadcast);
+            for (int64_t p = 0; p < resultPieces(t, pos, tile.extent); ++p) {
+              dc::Address piece = address;
+              piece.offset = piece.offset + vectorBytes * p;
+              st.pop(nearest(computeUnit), piece, vectorBytes);
+            }
           }
         });
         st.signal(nearest(dmaUnit), 2 * j + 1);
@@ -2343,9 +2553,14 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       openLoops(st, tile);
       for (const Transfer &t : stores) {
         bool broadcast;
-        st.pop(nearest(computeUnit), vectorAddress(t, j, k, broadcast), vectorBytes);
+        dc::Address address = vectorAddress(t, j, k, broadcast);
         if (broadcast)
           return outer->emitError("a stored tensor must span the vector dimension");
+        for (int64_t p = 0; p < piecesOf(t); ++p) {
+          dc::Address piece = address;
+          piece.offset = piece.offset + vectorBytes * p;
+          st.pop(nearest(computeUnit), piece, vectorBytes);
+        }
       }
       closeLoops(st);
       st.signal(nearest(dmaUnit), 2 * j + 1);

@@ -28,6 +28,7 @@
 
 #include "ktflow/Schedule/KTSched.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 
@@ -91,6 +92,10 @@ FailureOr<ReductionNest> ReductionNest::analyze(Operation *computeStage, ArrayRe
     ReducedOutput out;
     out.op = vop;
     out.operand = vop.getOperand(0);
+    std::string typeName;
+    llvm::raw_string_ostream typeOs(typeName);
+    mlir::getElementTypeOrSelf(vop.getResult().getType()).print(typeOs);
+    out.type = dc::parseElemType(typeName).value_or(type);
     if (combiner.getValue() == "add") {
       out.combiner = dc::Combiner::Add;
       out.combineOp = dc::Opcode::Add;
@@ -137,7 +142,7 @@ LogicalResult ReductionNest::allocate(dc::ProgramBuilder &vec, unsigned &nextReg
         return failure();
       out.collector = *collector;
       // `slide` reads its destination: start it defined.
-      vec.vconst(out.collector, type, lanes, 0.0);
+      vec.vconst(out.collector, out.type, lanes, 0.0);
     }
     if (out.init) {
       auto init = take();
@@ -145,7 +150,7 @@ LogicalResult ReductionNest::allocate(dc::ProgramBuilder &vec, unsigned &nextReg
         return failure();
       out.initRegister = *init;
       // A row's result is one element; a column result is a whole vector.
-      vec.vconst(out.initRegister, type, rowReduction ? Elements(1) : lanes, *out.init);
+      vec.vconst(out.initRegister, out.type, rowReduction ? Elements(1) : lanes, *out.init);
     }
   }
   if (rowReduction) {
@@ -280,10 +285,12 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
         return failure();
       finishRow();
       close(vec, rowLoop, rowDim, pos);
-      // Padding slides: the first row's result moves down to lane 0.
+      // Padding slides: the first row's result moves down to lane 0. Each
+      // collector rotates through itself (the scratch holds the last
+      // reduction's type, which another reduction's collector may not).
       for (int64_t p = rest; p < vectorWidth; ++p)
         for (ReducedOutput &out : reduced)
-          vec.slide(out.collector, scratch);
+          vec.slide(out.collector, out.collector);
       writeAll();
       if (rowDim >= 0)
         pos.constant[rowDim] -= groups * vectorWidth;

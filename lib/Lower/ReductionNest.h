@@ -43,13 +43,17 @@ struct ReducedOutput {
   /// The init value, or none when it is the combiner's identity (0 for a
   /// sum, -inf for max, +inf for min): folding it in would change nothing.
   std::optional<double> init;
+  /// The type it folds in (its value's): a group whose buffers hold two
+  /// types may reduce in either, and its collector and init take that type.
+  dc::ElemType type = dc::ElemType::F16;
   uint8_t accumulator = 0, collector = 0, initRegister = 0;
 };
 
 class ReductionNest {
 public:
   /// Checks the body (`computeStage`'s region) yields only reductions over
-  /// `reduceDim` and records them; diagnostics at the offending op.
+  /// `reduceDim` and records them; diagnostics at the offending op. `type`
+  /// is the register type of a reduction whose value has none of its own.
   static mlir::FailureOr<ReductionNest> analyze(mlir::Operation *computeStage,
                                                 llvm::ArrayRef<int64_t> space,
                                                 int64_t reduceDim, int64_t vectorWidth,

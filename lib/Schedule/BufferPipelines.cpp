@@ -56,7 +56,7 @@ struct BufferPipelinesPass : ktflow::ktsched::impl::BufferPipelinesBase<BufferPi
           buffer->setAttr("depth", decide(b.getI64IntegerAttr(depth), kHeuristic));
         StageOp compute = computeStage(group);
         int64_t lanes = compute ? decisionInt(compute, "vector").value_or(1) : 1;
-        SmallVector<int64_t> tile = smallestTile(group, lanes);
+        SmallVector<int64_t> tile = smallestTile(group, vectorStep(group, lanes));
         auto uses = memoryUse(group, tile, *model);
         if (failed(uses))
           return signalPassFailure();

@@ -199,3 +199,30 @@ int64_t ktflow::ktsched::columnOperandRowUnit(GroupOp group, Bytes granule) {
   }
   return unit;
 }
+
+int64_t ktflow::ktsched::vectorStep(GroupOp group, int64_t lanes) {
+  int64_t narrowest = 0;
+  for (BufferOp buffer : groupBuffers(group)) {
+    auto type = buffer->getAttrOfType<TypeAttr>("element_type");
+    if (!type)
+      continue;
+    int64_t size = elementSize(type.getValue()).bytes.count();
+    if (size > 0 && (narrowest == 0 || size < narrowest))
+      narrowest = size;
+  }
+  int64_t bytes = lanes * elementSize(group.getElementType()).bytes.count();
+  if (narrowest == 0 || bytes % narrowest != 0)
+    return lanes;
+  return bytes / narrowest;
+}
+
+int64_t ktflow::ktsched::granuleElements(GroupOp group, Bytes granule) {
+  auto elements = [&](Type type) {
+    return std::max<int64_t>(1, granule.count() / elementSize(type).bytes.count());
+  };
+  int64_t unit = elements(group.getElementType());
+  for (BufferOp buffer : groupBuffers(group))
+    if (auto type = buffer->getAttrOfType<TypeAttr>("element_type"))
+      unit = std::lcm(unit, elements(type.getValue()));
+  return unit;
+}

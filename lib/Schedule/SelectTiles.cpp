@@ -128,22 +128,24 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   SmallVector<int64_t> tile = share;
   int64_t rank = tile.size();
 
-  // The innermost dimension's step: whole vectors, whole granules.
+  // The innermost dimension's step: whole vector steps of the lowering,
+  // and whole granules of every buffer, each in its own element type (an
+  // f16 and an f32 buffer of one group: 64-byte granules are 32 and 16
+  // elements).
   Bytes granule(1);
   for (BufferOp buffer : groupBuffers(group))
     if (auto memory = model.lookupNode(buffer->getAttrOfType<StringAttr>("memory").getValue()))
       granule = std::max(granule, memoryGranule(model, *memory));
-  ElementSize size = elementSize(group.getElementType());
-  int64_t granuleElements = std::max<int64_t>(1, granule.count() / size.bytes.count());
-  int64_t step = std::lcm(lanes, granuleElements);
+  int64_t step = std::lcm(vectorStep(group, lanes), granuleElements(group, granule));
   // Results of a reduction: whole global-memory granules per tile.
   int64_t resultDim = -1, resultGranule = 1;
   if (group.getReduceDims().size() == 1 && rank > 0) {
     int64_t reduced = group.getReduceDims().front();
     resultDim = reduced == rank - 1 ? rank - 2 : rank - 1;
+    // Whole granules of the results in their own type (an f16 sum of f32
+    // inputs: 64-byte granules are 32 results).
     if (auto globals = model.memoriesBacking(KtirSpace::Global); !globals.empty())
-      resultGranule = std::max<int64_t>(
-          1, memoryGranule(model, globals.front()).count() / size.bytes.count());
+      resultGranule = granuleElements(group, memoryGranule(model, globals.front()));
   }
   // A column operand's slice per tile is whole granules in whole units of
   // rows, like a reduction's results.

@@ -69,14 +69,14 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
         int64_t rank = space.size();
         // Elements per unit of work along each dimension.
         SmallVector<int64_t> unitSizes(rank, 1);
+        // Whole vector steps of the lowering (buffers of a narrower type
+        // than the group's make a step of more elements than lanes).
         if (rank > 0)
-          unitSizes[rank - 1] = lanes;
+          unitSizes[rank - 1] = vectorStep(group, lanes);
         ArrayRef<int64_t> reduced = group.getReduceDims();
         if (reduced.size() == 1 && rank > 0) {
           int64_t resultDim = reduced[0] == rank - 1 ? rank - 2 : rank - 1;
-          int64_t granule = std::max<int64_t>(
-              1, memoryGranule(*model, placement->global).count() /
-                     elementSize(group.getElementType()).bytes.count());
+          int64_t granule = granuleElements(group, memoryGranule(*model, placement->global));
           if (resultDim >= 0)
             unitSizes[resultDim] = std::lcm(unitSizes[resultDim], granule);
         }

@@ -1121,6 +1121,7 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
     reads = {inst.vd, inst.va};
     break;
   case Opcode::Ext:
+  case Opcode::Concat:
     reads = {inst.va, inst.vb};
     break;
   case Opcode::Select:
@@ -1213,6 +1214,28 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
     if (!issuesFor(a.type, a.count))
       return false;
     out = extractVector(a, b, lane, options.computeValues);
+    break;
+  }
+  case Opcode::Concat: {
+    const VectorValue &a = operand(inst.va), &b = operand(inst.vb);
+    if (a.type != b.type)
+      return fail(u, "concat operands differ in element type");
+    if (a.count + b.count > dc::kMaxVectorElements)
+      return fail(u, llvm::formatv("concat of {0} and {1} elements exceeds {2}", a.count,
+                                   b.count, dc::kMaxVectorElements));
+    if (!issuesFor(a.type, a.count + b.count))
+      return false;
+    out = concatVectors(a, b, options.computeValues);
+    break;
+  }
+  case Opcode::Slice: {
+    const VectorValue &a = operand(inst.va);
+    if (inst.lane + inst.count > a.count)
+      return fail(u, llvm::formatv("lanes {0}..{1} of a {2}-element register", inst.lane,
+                                   inst.lane + inst.count - 1, a.count));
+    if (!issuesFor(a.type, inst.count))
+      return false;
+    out = sliceVector(a, inst.lane, inst.count, options.computeValues);
     break;
   }
   case Opcode::Cmp: {

@@ -12,6 +12,7 @@
 
 #include "ktflow/Interp/Float16.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -249,5 +250,21 @@ VectorValue sim::extractVector(const VectorValue &a, const VectorValue &b, int64
   // Values move unchanged: no rounding, so an f16 lane keeps its bits.
   for (int64_t i = 0; i < a.count; ++i)
     out.values[i] = lane + i < a.count ? a.values[lane + i] : b.values[lane + i - a.count];
+  return out;
+}
+
+VectorValue sim::concatVectors(const VectorValue &a, const VectorValue &b, bool compute) {
+  VectorValue out = like(a.type, a.count + b.count, compute);
+  if (compute) {
+    std::copy(a.values.begin(), a.values.end(), out.values.begin());
+    std::copy(b.values.begin(), b.values.end(), out.values.begin() + a.count);
+  }
+  return out;
+}
+
+VectorValue sim::sliceVector(const VectorValue &a, int64_t lane, int64_t count, bool compute) {
+  VectorValue out = like(a.type, count, compute);
+  if (compute)
+    std::copy(a.values.begin() + lane, a.values.begin() + lane + count, out.values.begin());
   return out;
 }

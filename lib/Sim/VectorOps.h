@@ -44,6 +44,10 @@ VectorValue unaryVector(dc::Opcode op, const VectorValue &a, bool compute);
 /// a and b of the same shape).
 VectorValue extractVector(const VectorValue &a, const VectorValue &b, int64_t lane,
                           bool compute);
+/// a's elements followed by b's (of a's type); values move unrounded.
+VectorValue concatVectors(const VectorValue &a, const VectorValue &b, bool compute);
+/// `count` elements of a from `lane` on (the caller checks the range).
+VectorValue sliceVector(const VectorValue &a, int64_t lane, int64_t count, bool compute);
 
 } // namespace ktflow::sim
 

@@ -47,6 +47,8 @@ Bundle sampleBundle() {
   vec.reduce(Combiner::Min, 7, 6);
   vec.bcast(8, 7, 0, Elements(32));
   vec.ext(9, 8, 7, 5);
+  vec.concat(9, 4, 4);
+  vec.slice(10, 9, 16, Elements(32));
   vec.send(ProgramBuilder::node("st", {InstanceSelector::Kind::Absolute, 2}), 8);
   return b;
 }

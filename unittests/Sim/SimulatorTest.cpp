@@ -523,6 +523,104 @@ TEST_F(SimulatorTest, AddThroughThePipelineComputesRoundedSums) {
   EXPECT_GT(r.totalCycles.count(), 0);
 }
 
+/// C = f32(A) + B with A f16 and B, C f32, one step of 32 elements on
+/// sample, whose load and store units move exactly 64 bytes: A is one
+/// access (32 f16), B two (16 f32 each) joined by `concat`, and C leaves as
+/// two `slice`s. `sliceLane` is where the second slice starts.
+std::string mixedProgram(int sliceLane) {
+  return llvm::formatv(R"(ktdc 1
+device sample
+symbol $A f16 32 in
+symbol $B f32 32 in
+symbol $C f32 32 out
+
+program @dma
+instances 0
+  copy @spad, $A, run 64
+  copy @spad+64, $B, run 128
+  signal @ld[0], 0
+  wait 0, 1
+  copy $C, @spad+192, run 128
+
+program @ld
+instances 0
+  wait 0, 1
+  push @vec, @spad, 64
+  push @vec, @spad+64, 64
+  push @vec, @spad+128, 64
+
+program @vec
+instances 0
+  recv v0, f16, 32, @ld
+  recv v1, f32, 16, @ld
+  recv v2, f32, 16, @ld
+  cast v3, f32, v0
+  concat v4, v1, v2
+  add v5, v3, v4
+  slice v6, v5, 0, 16
+  send @st, v6
+  slice v7, v5, {0}, 16
+  send @st, v7
+
+program @st
+instances 0
+  pop @vec, @spad+192, 64
+  pop @vec, @spad+256, 64
+  signal @dma[0], 0
+)",
+                       sliceLane)
+      .str();
+}
+
+TEST_F(SimulatorTest, ConcatAndSliceCarryAWideVectorInAccesses) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  std::vector<float> a(32), b(32);
+  for (int i = 0; i < 32; ++i) {
+    a[i] = interp::roundToHalf(0.37f * i - 3.1f);
+    b[i] = 1.0f / (i + 3);
+  }
+  std::vector<uint8_t> bBytes(128);
+  std::memcpy(bBytes.data(), b.data(), 128);
+  dc::Bundle bundle = assemble(mixedProgram(16));
+  EXPECT_FALSE(bool(checkCapacity(bundle, *model)));
+  EXPECT_FALSE(bool(checkDeadlockFree(bundle, *model)));
+  SimResult r = run(bundle, *model, {{"A", halfBytes(a)}, {"B", bBytes}});
+  ASSERT_FALSE(r.deadlock.has_value()) << *r.deadlock;
+  const std::vector<uint8_t> &c = r.buffers["C"];
+  ASSERT_EQ(c.size(), 128u);
+  for (int i = 0; i < 32; ++i) {
+    float got;
+    std::memcpy(&got, &c[4 * i], 4);
+    EXPECT_EQ(got, a[i] + b[i]) << "element " << i;
+  }
+}
+
+// Negative twin: a slice past the register's last lane is an error, not a
+// read past the values.
+TEST_F(SimulatorTest, SlicePastTheRegisterIsAnError) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  llvm::Expected<SimResult> r = simulate(assemble(mixedProgram(17)), *model, {});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("lanes 17..32 of a 32-element register"),
+            std::string::npos);
+}
+
+// A concat joins one element type only (a conversion is a `cast`).
+TEST_F(SimulatorTest, ConcatOfTwoElementTypesIsAnError) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  std::string text = mixedProgram(16);
+  size_t at = text.find("concat v4, v1, v2");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 17, "concat v4, v0, v2");
+  llvm::Expected<SimResult> r = simulate(assemble(text), *model, {});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("concat operands differ in element type"),
+            std::string::npos);
+}
+
 TEST_F(SimulatorTest, ReductionKeepsAnAccumulatorAcrossVectors) {
   // deep: the vector unit reads and writes its L1 directly (no load/store
   // units) and the data crosses two DMA levels.

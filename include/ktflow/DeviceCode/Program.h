@@ -42,6 +42,9 @@ constexpr unsigned kNumSemaphores = 32;
 constexpr unsigned kMaxLoopDepth = 16;
 /// Widest per-instance table a program may have.
 constexpr unsigned kMaxTableColumns = 1024;
+/// Most elements a register may hold: an encoding sanity bound that keeps a
+/// corrupt bundle from asking for absurd allocations, not a device property.
+constexpr int64_t kMaxVectorElements = 1 << 20;
 
 /// Which instance of a named node an instruction means.
 struct InstanceSelector {
@@ -125,6 +128,12 @@ enum class Opcode : uint8_t {
   /// (va[lane..] followed by vb[..lane-1]); the lane may be a table column,
   /// so one program serves instances whose data sit at different lanes.
   Ext = 46,
+  /// vd, va, vb: va's elements followed by vb's (one type): a vector that
+  /// arrived as several messages (a wide element type, one access each).
+  Concat = 47,
+  /// vd, va, lane, count: `count` elements of va from `lane` on: the part
+  /// of a wide vector one message or memory access can carry.
+  Slice = 48,
 };
 
 enum class CmpPredicate : uint8_t { Lt = 0, Le = 1, Gt = 2, Ge = 3, Eq = 4, Ne = 5 };
@@ -146,7 +155,7 @@ struct Instruction {
   Opcode op = Opcode::End;
   uint8_t vd = 0, va = 0, vb = 0, vc = 0;
   ElemType type = ElemType::F32;
-  /// Loop count, wait count, element count (registers), lane (Bcast, Ext).
+  /// Loop count, wait count, element count (registers), lane (Bcast, Ext, Slice).
   int64_t count = 0;
   int64_t lane = 0;
   /// Ext: `lane` is a column of the per-instance table, whose value is the lane.
@@ -248,6 +257,8 @@ public:
   /// `ext vd, va, vb, lane`, or with `laneColumn` the lane in that table column.
   void ext(uint8_t vd, uint8_t va, uint8_t vb, int64_t lane,
            std::optional<uint32_t> laneColumn = std::nullopt);
+  void concat(uint8_t vd, uint8_t va, uint8_t vb);
+  void slice(uint8_t vd, uint8_t va, int64_t lane, Elements count);
 
   Program &program() { return bundle.programs[index]; }
 

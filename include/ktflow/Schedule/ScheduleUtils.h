@@ -48,6 +48,20 @@ Bytes bufferBytes(BufferOp buffer, llvm::ArrayRef<int64_t> tile, Bytes granule);
 /// the group has no column operand.
 int64_t columnOperandRowUnit(GroupOp group, Bytes granule);
 
+/// Elements a run must be a multiple of to be whole `granule`s in every
+/// buffer of the group, each in its own element type, and in the group's
+/// type (64-byte granules of an f16 and an f32 buffer: 32 elements).
+int64_t granuleElements(GroupOp group, Bytes granule);
+
+/// Elements of one vector step of the lowering for a compute vector of
+/// `lanes` elements of the group's type: as many elements of the narrowest
+/// buffer type as fill that vector's bytes, so the narrowest buffer moves
+/// one vector's bytes per step and a wider one a whole multiple of them
+/// (f16 and f32 buffers of an f32 group on sample: 16 lanes x 4 bytes =
+/// 64 bytes = 32 elements per step, 64 bytes of f16 and 128 of f32).
+/// `lanes` when the group has no buffers or the bytes do not divide.
+int64_t vectorStep(GroupOp group, int64_t lanes);
+
 } // namespace ktflow::ktsched
 
 #endif // KTFLOW_SCHEDULE_SCHEDULEUTILS_H

@@ -1,6 +1,7 @@
 // An f16 and an f32 input in one compute group: o = extf(p) + q. A vector
-// step would move 64-byte f16 messages and 128-byte f32 messages of the same
-// elements, which sample's 64-byte load unit accesses cannot both do.
+// step is 32 elements on sample (16 f32 lanes = 64 bytes, the f16 type
+// filling them): one 64-byte load-unit access of p, two of q and of o,
+// which the compute unit joins (`concat`) and cuts (`slice`).
 //
 // Grid: [2]. Tile t owns rows [32*t, 32*t + 32).
 //   %p  f16[64, 64]  input
