@@ -19,13 +19,12 @@
 #include "ktflow/Interp/Npy.h"
 #include "ktflow/Interp/RandomContents.h"
 #include "ktflow/Interp/Value.h"
+#include "ktflow/Run/SymbolFiles.h"
 #include "ktflow/Sim/Simulator.h"
 #include "ktflow/Sim/StaticChecks.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,22 +66,6 @@ static int failWith(const llvm::Twine &message) {
   return 1;
 }
 
-/// The interpreter's element kind of a symbol's element type name.
-static std::optional<interp::ElemKind> kindOf(mlir::MLIRContext &context, llvm::StringRef type) {
-  mlir::Type t = arch::parseElementTypeName(type, &context);
-  if (!t)
-    return std::nullopt;
-  return interp::kindOf(t);
-}
-
-/// The .npy dtype of a symbol's element type, as `ktflow interp` writes it.
-static std::optional<std::string> dtypeOf(mlir::MLIRContext &context, llvm::StringRef type) {
-  std::optional<interp::ElemKind> kind = kindOf(context, type);
-  if (!kind)
-    return std::nullopt;
-  return std::string(interp::npyDtypeOf(*kind));
-}
-
 /// The kernel argument a symbol stands for: the lowering names the symbol
 /// of argument N `argN` (lib/Lower, symbolOf).
 static std::optional<unsigned> argumentIndex(llvm::StringRef name) {
@@ -110,7 +93,7 @@ static llvm::Error fillUnbound(mlir::MLIRContext &context, const dc::Bundle &bun
   });
   interp::RandomContents rng(simSeed);
   for (const dc::Symbol *s : unbound) {
-    std::optional<interp::ElemKind> kind = kindOf(context, s->elementType);
+    std::optional<interp::ElemKind> kind = run::symbolKind(context, s->elementType);
     if (!kind)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "symbol $" + s->name + " has element type '" + s->elementType +
@@ -157,7 +140,7 @@ static int runSim() {
     llvm::Expected<interp::NpyArray> array = interp::readNpy(file);
     if (!array)
       return failWith(llvm::toString(array.takeError()));
-    std::optional<std::string> dtype = dtypeOf(context, symbol->elementType);
+    std::optional<std::string> dtype = run::symbolNpyDtype(context, symbol->elementType);
     if (!dtype || array->dtype != *dtype)
       return failWith(file + ": dtype '" + array->dtype + "' does not match $" + name + " (" +
                       symbol->elementType + ", dtype '" + dtype.value_or("?") + "')");
@@ -193,22 +176,9 @@ static int runSim() {
     llvm::errs() << *result->deadlock;
     return 1;
   }
-  if (!simOut.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(simOut))
-      return failWith("cannot create '" + simOut + "': " + ec.message());
-    for (const dc::Symbol &s : bundle->symbols) {
-      if (!s.isOutput)
-        continue;
-      interp::NpyArray array;
-      array.dtype = dtypeOf(context, s.elementType).value_or("u1");
-      array.shape = s.shape;
-      array.data = result->buffers[s.name];
-      llvm::SmallString<128> path(simOut);
-      llvm::sys::path::append(path, s.name + ".npy");
-      if (llvm::Error e = interp::writeNpy(path, array))
-        return failWith(llvm::toString(std::move(e)));
-    }
-  }
+  if (!simOut.empty())
+    if (llvm::Error e = run::writeOutputSymbols(context, *bundle, *result, simOut))
+      return failWith(llvm::toString(std::move(e)));
   return 0;
 }
 
