@@ -18,6 +18,7 @@
 #include "Executor.h"
 #include "KernelAnalysis.h"
 #include "ktflow/Interp/Npy.h"
+#include "ktflow/Interp/RandomContents.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -160,76 +161,9 @@ static std::optional<BaseOf> findBaseArgument(Value offset, Block &entry,
   return std::nullopt;
 }
 
-//===----------------------------------------------------------------------===//
-// Random contents
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// splitmix64: portable, so the same seed gives the same data everywhere.
-class Random {
-public:
-  explicit Random(uint64_t seed) : s(seed * 0x9e3779b97f4a7c15ull + 0x1234567ull) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-  double normal() { // Box-Muller; each pair of uniforms gives two samples
-    if (spare) {
-      double v = *spare;
-      spare.reset();
-      return v;
-    }
-    double u1 = uniform(), u2 = uniform();
-    if (u1 < 1e-300)
-      u1 = 1e-300;
-    double r = std::sqrt(-2.0 * std::log(u1));
-    spare = r * std::sin(6.283185307179586 * u2);
-    return r * std::cos(6.283185307179586 * u2);
-  }
-
-private:
-  uint64_t s;
-  std::optional<double> spare;
-};
-} // namespace
-
-static void fillRandom(Buffer &buffer, Random &rng) {
-  int64_t n = buffer.numElements();
-  int64_t esize = elementSize(buffer.kind).bytes.count();
-  uint8_t *p = buffer.bytes.data();
-  for (int64_t i = 0; i < n; ++i, p += esize) {
-    if (isFloatKind(buffer.kind)) {
-      // Random data only needs to be deterministic, not correctly rounded
-      // from the double sample.
-      double v = rng.normal();
-      switch (buffer.kind) {
-      case ElemKind::F16: {
-        uint16_t h = floatToHalfBits(float(v));
-        std::memcpy(p, &h, 2);
-        break;
-      }
-      case ElemKind::BF16: {
-        uint16_t h = floatToBF16Bits(float(v));
-        std::memcpy(p, &h, 2);
-        break;
-      }
-      case ElemKind::F32: {
-        float f = float(v);
-        std::memcpy(p, &f, 4);
-        break;
-      }
-      default:
-        std::memcpy(p, &v, 8);
-      }
-      continue;
-    }
-    int64_t v = buffer.kind == ElemKind::I1 ? int64_t(rng.next() & 1)
-                                            : int64_t(rng.next() % 16);
-    std::memcpy(p, &v, esize); // little endian: the low bytes
-  }
+/// Unbound buffers draw from one stream in binding order (RandomContents.h).
+static void fillRandom(Buffer &buffer, RandomContents &rng) {
+  rng.fill(buffer.kind, buffer.numElements(), buffer.bytes.data());
 }
 
 //===----------------------------------------------------------------------===//
@@ -463,7 +397,7 @@ LogicalResult Interpreter::bindArguments(func::FuncOp kernel) {
   }
 
   // Place views at constant addresses first, at exactly their address.
-  Random rng(options.seed);
+  RandomContents rng(options.seed);
   std::vector<std::pair<int64_t, std::pair<ElemKind, int64_t>>> regions(
       fixedRegions.begin(), fixedRegions.end());
   for (size_t r = 0; r < regions.size(); ++r) {

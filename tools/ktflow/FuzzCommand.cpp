@@ -14,7 +14,11 @@
 // A failure saves the kernel (--out), reduces it at the KernelSpec level
 // while it fails the same way (same description, same kind, same message
 // with numbers masked) and writes the reduced kernel as a lit regression
-// test (--regressions). Exit status 1 when any program failed.
+// test (--regressions). Unsupported is a legitimate outcome, but a reason
+// nobody can reproduce hides a coverage gap: with --out, the first kernel
+// of each (description, reason) is saved and reduced while it stays
+// unsupported for that reason, and DIR/unsupported.tsv indexes them. Exit
+// status 1 when any program failed, or with --strict was unsupported.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
@@ -38,6 +42,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <map>
 
 using namespace ktflow;
@@ -53,8 +58,12 @@ static cl::list<std::string> fuzzArchs("arch",
                                        cl::desc("Description to test (repeatable; default: "
                                                 "sample, spyre, deep)"),
                                        cl::sub(fuzzCmd));
-static cl::opt<std::string> fuzzOut("out", cl::desc("Save every failing kernel as DIR/..."),
-                                    cl::value_desc("DIR"), cl::sub(fuzzCmd));
+static cl::opt<std::string>
+    fuzzOut("out",
+            cl::desc("Save every failing kernel as DIR/fuzz-ARCH-seedN.mlir, and a reduced "
+                     "reproducer of every unsupported reason as DIR/unsupported-ARCH-N.mlir "
+                     "(index: DIR/unsupported.tsv)"),
+            cl::value_desc("DIR"), cl::sub(fuzzCmd));
 static cl::opt<std::string>
     fuzzRegressions("regressions",
                     cl::desc("Write each reduced failure as a lit test DIR/fuzz-ARCH-seedN.mlir"),
@@ -69,8 +78,14 @@ static cl::opt<int64_t>
                  cl::desc("Largest grid of a random kernel (grids larger than a "
                           "description's cores run in rounds)"),
                  cl::init(gen::RandomKernelOptions().maxTiles), cl::sub(fuzzCmd));
-static cl::opt<bool> fuzzNoReduce("no-reduce", cl::desc("Do not reduce failing kernels"),
+static cl::opt<bool> fuzzNoReduce("no-reduce",
+                                  cl::desc("Do not reduce failing or unsupported kernels"),
                                   cl::sub(fuzzCmd));
+static cl::opt<bool>
+    fuzzStrict("strict",
+               cl::desc("Count unsupported kernels as failures (exit status 1), for campaigns "
+                        "that track the compiler's coverage"),
+               cl::sub(fuzzCmd));
 
 namespace {
 enum class Verdict { Pass, Unsupported, Fail };
@@ -88,6 +103,16 @@ struct ArchTarget {
   std::string name;
   std::shared_ptr<const arch::ArchModel> model;
   unsigned pass = 0, unsupported = 0, fail = 0;
+  /// Reproducers of unsupported reasons written so far (numbers the files).
+  unsigned reproducers = 0;
+};
+
+/// One unsupported reason on one description.
+struct UnsupportedReason {
+  unsigned count = 0;
+  /// The reproducer's file name inside --out, and the reduced kernel's size;
+  /// empty when none was written.
+  std::string file, size;
 };
 } // namespace
 
@@ -194,6 +219,50 @@ static bool writeFile(llvm::StringRef dir, llvm::StringRef name, llvm::StringRef
   return true;
 }
 
+/// What is left of a reduced kernel, for the report.
+static std::string describeSize(const gen::KernelSpec &spec) {
+  return std::to_string(spec.nodes.size()) + " nodes, " + std::to_string(spec.rows) + "x" +
+         std::to_string(spec.cols);
+}
+
+/// `spec` reduced while `keep` holds, as `--no-reduce` allows.
+static gen::KernelSpec reduce(gen::KernelSpec spec,
+                              const std::function<bool(const gen::KernelSpec &)> &keep) {
+  if (fuzzNoReduce)
+    return spec;
+  spec = gen::reduceKernel(spec, keep);
+  spec.origin += " (reduced by ktflow fuzz)";
+  return spec;
+}
+
+/// The reproducer of an unsupported reason: the reduced kernel with the
+/// command that shows the diagnostic (what to lower next, not a lit test:
+/// it stops being unsupported when the lowering covers it).
+static std::string unsupportedReproducer(const gen::KernelSpec &spec, const ArchTarget &target,
+                                         uint64_t seed, const Outcome &first,
+                                         const Outcome &reduced, llvm::StringRef file) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "// Unsupported on " << target.name << ", found by `ktflow fuzz --max-tiles "
+     << fuzzMaxTiles << " --seed " << seed << " --count 1 --arch " << target.name << "`"
+     << (fuzzNoReduce ? "" : ", reduced") << ".\n"
+     << "// Reason: " << first.reason << "\n"
+     << "// It stops with: " << reduced.detail << "\n"
+     << "// Reproduce: ktflow run " << file << " --arch " << target.name << " --seed " << seed
+     << "\n";
+  gen::printKernel(spec, os);
+  return text;
+}
+
+/// A field of unsupported.tsv: one line, no tabs.
+static std::string tsvField(llvm::StringRef text) {
+  std::string out = text.str();
+  for (char &c : out)
+    if (c == '\t' || c == '\n')
+      c = ' ';
+  return out;
+}
+
 /// The lit test of a reduced failure: it passes once the bug is fixed.
 static std::string regressionTest(const gen::KernelSpec &spec, const ArchTarget &target,
                                   uint64_t seed, const Outcome &outcome) {
@@ -236,9 +305,11 @@ static int runFuzz() {
     targets.push_back(std::move(target));
   }
 
-  // (description, reason) -> count, for the unsupported and failing kinds.
-  std::map<std::pair<std::string, std::string>, unsigned> unsupportedReasons, failReasons;
-  unsigned failures = 0;
+  // (description, reason) -> count (and reproducer), for the unsupported
+  // and failing kinds.
+  std::map<std::pair<std::string, std::string>, UnsupportedReason> unsupportedReasons;
+  std::map<std::pair<std::string, std::string>, unsigned> failReasons;
+  unsigned failures = 0, unsupported = 0;
   for (uint64_t i = 0; i < fuzzCount; ++i) {
     uint64_t seed = fuzzSeed + i;
     gen::RandomKernelOptions generatorOptions;
@@ -254,7 +325,31 @@ static int runFuzz() {
       }
       if (outcome.verdict == Verdict::Unsupported) {
         ++target.unsupported;
-        ++unsupportedReasons[{target.name, outcome.reason}];
+        ++unsupported;
+        UnsupportedReason &known = unsupportedReasons[{target.name, outcome.reason}];
+        if (known.count++ || fuzzOut.empty())
+          continue;
+        // The first kernel with this reason: save it and its reduced form,
+        // still unsupported for the same reason on the same description.
+        std::string stem =
+            "unsupported-" + target.name + "-" + std::to_string(++target.reproducers);
+        gen::KernelSpec reduced = reduce(spec, [&](const gen::KernelSpec &candidate) {
+          Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed);
+          return again.verdict == Verdict::Unsupported && again.reason == outcome.reason;
+        });
+        Outcome reducedOutcome =
+            runOne(context, gen::printKernel(reduced), bufferName, target, seed);
+        std::string path;
+        if (!fuzzNoReduce && !writeFile(fuzzOut, stem + "-original.mlir", text, path))
+          continue;
+        llvm::SmallString<128> file(fuzzOut);
+        llvm::sys::path::append(file, stem + ".mlir");
+        if (!writeFile(fuzzOut, stem + ".mlir",
+                       unsupportedReproducer(reduced, target, seed, outcome, reducedOutcome, file),
+                       path))
+          continue;
+        known.file = stem + ".mlir";
+        known.size = describeSize(reduced);
         continue;
       }
       ++target.fail;
@@ -269,16 +364,14 @@ static int runFuzz() {
         llvm::outs() << "  saved " << path << "\n";
       if (fuzzNoReduce || fuzzRegressions.empty())
         continue;
-      gen::KernelSpec reduced = gen::reduceKernel(spec, [&](const gen::KernelSpec &candidate) {
+      gen::KernelSpec reduced = reduce(spec, [&](const gen::KernelSpec &candidate) {
         Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed);
         return again.verdict == Verdict::Fail && again.reason == outcome.reason;
       });
-      reduced.origin += " (reduced by ktflow fuzz)";
       if (writeFile(fuzzRegressions,
                     "fuzz-" + target.name + "-seed" + std::to_string(seed) + ".mlir",
                     regressionTest(reduced, target, seed, outcome), path))
-        llvm::outs() << "  reduced to " << reduced.nodes.size() << " nodes, "
-                     << reduced.rows << "x" << reduced.cols << ": " << path << "\n";
+        llvm::outs() << "  reduced to " << describeSize(reduced) << ": " << path << "\n";
     }
   }
 
@@ -289,15 +382,31 @@ static int runFuzz() {
                  << " unsupported, " << target.fail << " fail\n";
   if (!unsupportedReasons.empty()) {
     llvm::outs() << "unsupported, by reason:\n";
-    for (const auto &[key, count] : unsupportedReasons)
-      llvm::outs() << "  " << key.first << " x" << count << ": " << key.second << "\n";
+    for (const auto &[key, known] : unsupportedReasons) {
+      llvm::outs() << "  " << key.first << " x" << known.count;
+      if (!known.file.empty())
+        llvm::outs() << " [" << known.size << ": " << known.file << "]";
+      llvm::outs() << ": " << key.second << "\n";
+    }
+  }
+  if (!fuzzOut.empty() && unsupported) {
+    std::string index, path;
+    llvm::raw_string_ostream os(index);
+    os << "arch\tcount\treason\tfile\n";
+    for (const auto &[key, known] : unsupportedReasons)
+      os << key.first << "\t" << known.count << "\t" << tsvField(key.second) << "\t"
+         << (known.file.empty() ? "-" : known.file) << "\n";
+    if (writeFile(fuzzOut, "unsupported.tsv", index, path))
+      llvm::outs() << "unsupported reproducers: " << path << "\n";
   }
   if (!failReasons.empty()) {
     llvm::outs() << "failures, by reason:\n";
     for (const auto &[key, count] : failReasons)
       llvm::outs() << "  " << key.first << " x" << count << ": " << key.second << "\n";
   }
-  return failures ? 1 : 0;
+  if (fuzzStrict && unsupported)
+    llvm::outs() << "strict: " << unsupported << " unsupported counted as failures\n";
+  return failures || (fuzzStrict && unsupported) ? 1 : 0;
 }
 
 static ktflow::tool::CommandRegistration fuzzRegistration(fuzzCmd, runFuzz);

@@ -18,6 +18,7 @@
 #include "ktflow/Interp/Npy.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Run/RunKernel.h"
+#include "ktflow/Run/SymbolFiles.h"
 #include "ktflow/DeviceCode/TextForm.h"
 #include "ktflow/Sim/Simulator.h"
 #include "mlir/AsmParser/AsmParser.h"
@@ -27,10 +28,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -91,29 +90,19 @@ static void printPerformance(const sim::SimResult &result, const arch::ArchModel
                  << unit.stall.count() << " stall cycles\n";
 }
 
-static int writeOutputs(const dc::Bundle &bundle, const sim::SimResult &result) {
+/// --out: the simulated outputs, as `ktflow sim --out` writes them.
+static int writeOutputs(mlir::MLIRContext &context, const dc::Bundle &bundle,
+                        const sim::SimResult &result) {
   if (runOut.empty())
     return 0;
-  if (std::error_code ec = llvm::sys::fs::create_directories(runOut))
-    return failWith("cannot create '" + runOut + "': " + ec.message());
-  for (const dc::Symbol &s : bundle.symbols) {
-    if (!s.isOutput)
-      continue;
-    interp::NpyArray array;
-    array.dtype = s.elementType == "f16" ? "<f2" : s.elementType == "f32" ? "<f4" : "|u1";
-    array.shape = s.shape;
-    array.data = result.buffers.at(s.name);
-    llvm::SmallString<128> path(runOut);
-    llvm::sys::path::append(path, s.name + ".npy");
-    if (llvm::Error e = interp::writeNpy(path, array))
-      return failWith(llvm::toString(std::move(e)));
-  }
+  if (llvm::Error e = run::writeOutputSymbols(context, bundle, result, runOut))
+    return failWith(llvm::toString(std::move(e)));
   return 0;
 }
 
 /// `ktflow run K.kbin`: simulate saved device code with its inputs bound
 /// from --arg NAME=FILE.npy (unbound inputs start zeroed); no comparison.
-static int runBundle(const arch::ArchModel &model) {
+static int runBundle(mlir::MLIRContext &context, const arch::ArchModel &model) {
   llvm::Expected<dc::Bundle> bundle = dc::loadBundleFile(runInput);
   if (!bundle)
     return failWith(llvm::toString(bundle.takeError()));
@@ -137,7 +126,7 @@ static int runBundle(const arch::ArchModel &model) {
   if (!runTrace.empty())
     if (llvm::Error e = sim::writeChromeTrace(*result, runTrace))
       return failWith(llvm::toString(std::move(e)));
-  return writeOutputs(*bundle, *result);
+  return writeOutputs(context, *bundle, *result);
 }
 
 static int runKernel() {
@@ -154,7 +143,7 @@ static int runKernel() {
     return error.empty() ? 1 : failWith(error);
   if (llvm::StringRef(runInput).ends_with(".kbin") ||
       llvm::StringRef(runInput).ends_with(".kasm"))
-    return runBundle(*model);
+    return runBundle(context, *model);
 
   auto file = mlir::openInputFile(runInput, &error);
   if (!file)
@@ -206,7 +195,7 @@ static int runKernel() {
       llvm::outs() << "\n";
   }
   printPerformance(report->result, *model, &report->workload);
-  if (int rc = writeOutputs(report->bundle, report->result))
+  if (int rc = writeOutputs(context, report->bundle, report->result))
     return rc;
   return report->match ? 0 : 1;
 }

@@ -2,7 +2,8 @@
 //
 // Simulates saved or hand-written device code (a .kbin bundle, or its text
 // form) on an architecture description: binds input symbols to .npy files
-// (--arg NAME=FILE.npy, the conventions of `ktflow interp`), runs the
+// (--arg NAME=FILE.npy, the conventions of `ktflow interp`), fills every
+// other symbol with the interpreter's seeded random contents (--seed), runs the
 // static checks (capacity, deadlock) unless --no-check, simulates, prints
 // the report, writes every output symbol as DIR/NAME.npy with --out and a
 // Chrome trace with --trace. --max-instructions / --max-cycles bound a run
@@ -16,16 +17,18 @@
 #include "ktflow/DeviceCode/TextForm.h"
 #include "ktflow/InitAll.h"
 #include "ktflow/Interp/Npy.h"
+#include "ktflow/Interp/RandomContents.h"
 #include "ktflow/Interp/Value.h"
+#include "ktflow/Run/SymbolFiles.h"
 #include "ktflow/Sim/Simulator.h"
 #include "ktflow/Sim/StaticChecks.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 using namespace ktflow;
 namespace cl = llvm::cl;
@@ -38,6 +41,10 @@ static cl::opt<std::string> simArch("arch", cl::Required,
                                     cl::value_desc("NAME|FILE"), cl::sub(simCmd));
 static cl::list<std::string> simArgs("arg", cl::desc("Bind an input symbol: NAME=FILE.npy"),
                                      cl::value_desc("NAME=FILE.npy"), cl::sub(simCmd));
+static cl::opt<uint64_t> simSeed("seed",
+                                 cl::desc("Seed for the contents of symbols no --arg binds "
+                                          "(the values of `ktflow interp --seed`)"),
+                                 cl::init(0), cl::value_desc("N"), cl::sub(simCmd));
 static cl::opt<std::string> simOut("out", cl::desc("Write every output symbol as DIR/NAME.npy"),
                                    cl::value_desc("DIR"), cl::sub(simCmd));
 static cl::opt<std::string> simTrace("trace", cl::desc("Write a Chrome trace JSON"),
@@ -59,15 +66,47 @@ static int failWith(const llvm::Twine &message) {
   return 1;
 }
 
-/// The .npy dtype of a symbol's element type, as `ktflow interp` writes it.
-static std::optional<std::string> dtypeOf(mlir::MLIRContext &context, llvm::StringRef type) {
-  mlir::Type t = arch::parseElementTypeName(type, &context);
-  if (!t)
+/// The kernel argument a symbol stands for: the lowering names the symbol
+/// of argument N `argN` (lib/Lower, symbolOf).
+static std::optional<unsigned> argumentIndex(llvm::StringRef name) {
+  unsigned index;
+  if (!name.consume_front("arg") || name.getAsInteger(10, index))
     return std::nullopt;
-  std::optional<interp::ElemKind> kind = interp::kindOf(t);
-  if (!kind)
-    return std::nullopt;
-  return std::string(interp::npyDtypeOf(*kind));
+  return index;
+}
+
+/// Gives every symbol no --arg bound the contents the interpreter gives an
+/// unbound buffer: one RandomContents stream for the launch, drawn in
+/// kernel-argument order, outputs included (the interpreter fills output
+/// buffers too, so they consume the stream and elements a kernel leaves
+/// unwritten keep the same values). Symbols that are not `argN` follow, in
+/// bundle order.
+static llvm::Error fillUnbound(mlir::MLIRContext &context, const dc::Bundle &bundle,
+                               sim::SymbolData &inputs) {
+  std::vector<const dc::Symbol *> unbound;
+  for (const dc::Symbol &s : bundle.symbols)
+    if (!inputs.count(s.name))
+      unbound.push_back(&s);
+  std::stable_sort(unbound.begin(), unbound.end(), [](const dc::Symbol *a, const dc::Symbol *b) {
+    std::optional<unsigned> x = argumentIndex(a->name), y = argumentIndex(b->name);
+    return x && (!y || *x < *y);
+  });
+  interp::RandomContents rng(simSeed);
+  for (const dc::Symbol *s : unbound) {
+    std::optional<interp::ElemKind> kind = run::symbolKind(context, s->elementType);
+    if (!kind)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "symbol $" + s->name + " has element type '" + s->elementType +
+                                         "', which has no random contents: pass --arg " + s->name +
+                                         "=FILE.npy");
+    int64_t elements = s->size.count() / interp::elementSize(*kind).bytes.count();
+    std::vector<uint8_t> data(s->size.count(), 0);
+    rng.fill(*kind, elements, data.data());
+    llvm::errs() << "ktflow sim: filled $" << s->name << " (" << s->elementType << ", " << elements
+                 << " elements) from seed " << simSeed << "\n";
+    inputs[s->name] = std::move(data);
+  }
+  return llvm::Error::success();
 }
 
 static int runSim() {
@@ -101,7 +140,7 @@ static int runSim() {
     llvm::Expected<interp::NpyArray> array = interp::readNpy(file);
     if (!array)
       return failWith(llvm::toString(array.takeError()));
-    std::optional<std::string> dtype = dtypeOf(context, symbol->elementType);
+    std::optional<std::string> dtype = run::symbolNpyDtype(context, symbol->elementType);
     if (!dtype || array->dtype != *dtype)
       return failWith(file + ": dtype '" + array->dtype + "' does not match $" + name + " (" +
                       symbol->elementType + ", dtype '" + dtype.value_or("?") + "')");
@@ -110,10 +149,8 @@ static int runSim() {
                       " has " + llvm::Twine(symbol->size.count()));
     inputs[name.str()] = std::move(array->data);
   }
-  for (const dc::Symbol &s : bundle->symbols)
-    if (s.isInput && !inputs.count(s.name))
-      return failWith("input symbol $" + s.name + " is not bound: pass --arg " + s.name +
-                      "=FILE.npy");
+  if (llvm::Error e = fillUnbound(context, *bundle, inputs))
+    return failWith(llvm::toString(std::move(e)));
 
   sim::SimLimits limits;
   limits.maxInstructions = simMaxInstructions;
@@ -139,22 +176,9 @@ static int runSim() {
     llvm::errs() << *result->deadlock;
     return 1;
   }
-  if (!simOut.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(simOut))
-      return failWith("cannot create '" + simOut + "': " + ec.message());
-    for (const dc::Symbol &s : bundle->symbols) {
-      if (!s.isOutput)
-        continue;
-      interp::NpyArray array;
-      array.dtype = dtypeOf(context, s.elementType).value_or("u1");
-      array.shape = s.shape;
-      array.data = result->buffers[s.name];
-      llvm::SmallString<128> path(simOut);
-      llvm::sys::path::append(path, s.name + ".npy");
-      if (llvm::Error e = interp::writeNpy(path, array))
-        return failWith(llvm::toString(std::move(e)));
-    }
-  }
+  if (!simOut.empty())
+    if (llvm::Error e = run::writeOutputSymbols(context, *bundle, *result, simOut))
+      return failWith(llvm::toString(std::move(e)));
   return 0;
 }
 
