@@ -70,6 +70,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -2043,14 +2044,55 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
                                       llvm::function_ref<void(unsigned, uint8_t)> sink,
                                       const llvm::DenseMap<Value, uint8_t> *fixed) {
   Block &body = computeStage->getRegion(0).front();
+  // Registers are reused once their value is dead: a value's last use is
+  // the last body op reading it; the yield, and reductions (ReductionNest
+  // reads their operands after the body is emitted), keep it to the end.
+  constexpr unsigned kLiveToEnd = ~0u;
+  llvm::DenseMap<Value, unsigned> lastUse;
+  unsigned index = 0;
+  for (Operation &op : body) {
+    bool toEnd = llvm::isa<ks::YieldOp>(op);
+    if (auto vop = llvm::dyn_cast<ks::VectorOp>(op))
+      toEnd |= reduction && ReductionNest::isReductionOnly(vop);
+    for (Value v : op.getOperands())
+      lastUse[v] = toEnd ? kLiveToEnd : index;
+    ++index;
+  }
+  unsigned bodyRegBase = nextReg;
+  // Per body register, the op index after which it may be reused.
+  llvm::DenseMap<uint8_t, unsigned> regLastUse;
+  SmallVector<uint8_t> freeRegs;
   auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
+    if (!freeRegs.empty())
+      return freeRegs.pop_back_val();
     if (nextReg >= dc::kNumVectorRegisters)
       return emitError(loc, "compute body needs more than ")
              << dc::kNumVectorRegisters << " vector registers";
     return uint8_t(nextReg++);
   };
-  unsigned bodyRegBase = nextReg;
+  auto holds = [&](uint8_t r, Value v) {
+    if (r < bodyRegBase || (fixed && fixed->count(v)))
+      return; // the caller's registers live on
+    unsigned until = lastUse.lookup(v);
+    auto [it, inserted] = regLastUse.try_emplace(r, until);
+    if (!inserted)
+      it->second = std::max(it->second, until);
+  };
+  // After op `at`: registers whose values are all dead go back to the pool
+  // (a result never shares a register with an operand dying at its op).
+  auto release = [&](unsigned at) {
+    for (auto it = regLastUse.begin(); it != regLastUse.end();) {
+      auto current = it++;
+      if (current->second <= at) {
+        freeRegs.push_back(current->first);
+        regLastUse.erase(current);
+      }
+    }
+  };
+  index = 0;
   for (Operation &op : body) {
+    unsigned at = index++;
+    auto done = llvm::make_scope_exit([&] { release(at); });
     if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
       if (!reduction)
         for (auto [i, v] : llvm::enumerate(yield.getValues()))
@@ -2068,6 +2110,7 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
     // caller fixed gets a `mov`).
     if (vop.getKind() == "copy" && vop->getNumOperands() == 1 && !isFixed) {
       reg[vop.getResult()] = reg[vop->getOperand(0)];
+      holds(reg[vop.getResult()], vop.getResult());
       continue;
     }
     if (vop.getKind() == "copy" && vop->getNumOperands() == 1) {
@@ -2084,6 +2127,7 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
     if (failed(r))
       return failure();
     reg[vop.getResult()] = *r;
+    holds(*r, vop.getResult());
     StringRef kind = vop.getKind();
     if (kind == "const") {
       auto value = vop->getAttr("value");
