@@ -345,6 +345,19 @@ private:
   int64_t piecesOf(const Transfer &t) const {
     return t.esize.bytes.count() / esize.bytes.count();
   }
+  /// Per row of a segment: each column operand's held vector broadcasts its
+  /// lane 0 into the body's input register and slides to the next row's.
+  void broadcastHeldColumns(dc::ProgramBuilder &vec, llvm::DenseMap<Value, uint8_t> &reg,
+                            Block &body, ArrayRef<size_t> columnLoads,
+                            ArrayRef<uint8_t> heldColumn) const {
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      const ComputeInput &in = computeInputs[i];
+      if (in.splat || !llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+        continue;
+      vec.bcast(reg[arg], heldColumn[in.loadIndex], 0, Elements(vectorWidth));
+      vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
+    }
+  }
   /// Column operands are pushed, shifted (`ext`) and slid in the group's
   /// one register type: a group of several buffer element types (a step of
   /// a wider type is several accesses) is diagnosed.
@@ -1621,13 +1634,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
                       phase.lane);
           }
           vec.loop(seg.rows);
-          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-            const ComputeInput &in = computeInputs[i];
-            if (in.splat || !llvm::is_contained(columnLoads, size_t(in.loadIndex)))
-              continue;
-            vec.bcast(reg[arg], heldColumn[in.loadIndex], 0, Elements(vectorWidth));
-            vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
-          }
+          broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
           vec.loop(tile.extent.back() / vectorWidth);
           for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
             const ComputeInput &in = computeInputs[i];
@@ -2554,13 +2561,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                     lanes.front(), column);
           }
           vec.loop(seg.rows);
-          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-            const ComputeInput &in = computeInputs[i];
-            if (in.splat || !llvm::is_contained(columnLoads, size_t(in.loadIndex)))
-              continue;
-            vec.bcast(reg[arg], heldColumn[in.loadIndex], 0, Elements(vectorWidth));
-            vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
-          }
+          broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
           vec.loop(tile.extent.back() / vectorWidth);
           receiveInputs();
           if (failed(emitBody(vec, reg, nextReg, sendResult)))
