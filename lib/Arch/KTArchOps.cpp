@@ -128,10 +128,22 @@ LogicalResult LinkOp::verify() {
   if (getBandwidth() <= 0)
     return emitOpError("bandwidth of link @")
            << getSymName() << " must be positive, got " << getBandwidth();
+  // Route costs and the simulator's clock add latencies and granule times
+  // along paths: bound them so no sum of them overflows (2^32 cycles is
+  // seconds of latency at any clock; 2^32 bytes a granule of 4 GiB).
+  constexpr int64_t kMaxLatency = int64_t(1) << 32, kMaxGranule = int64_t(1) << 32;
   if (getLatency() < 0)
     return emitOpError("latency must not be negative, got ") << getLatency();
+  if (getLatency() > kMaxLatency)
+    return emitOpError("latency of link @")
+           << getSymName() << " is " << getLatency() << " cycles, more than the modelled "
+           << kMaxLatency;
   if (getGranule() <= 0)
     return emitOpError("granule must be positive, got ") << getGranule();
+  if (getGranule() > kMaxGranule)
+    return emitOpError("granule of link @")
+           << getSymName() << " is " << getGranule() << " bytes, more than the modelled "
+           << kMaxGranule;
   if (std::optional<int64_t> depth = getFifoDepth(); depth && *depth <= 0)
     return emitOpError("FIFO depth of link @")
            << getSymName() << " must be positive, got " << *depth;
