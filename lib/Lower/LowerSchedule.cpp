@@ -1151,9 +1151,10 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
       text += " " + why.str();
     return outer->emitError(text) << ": masked vectors are not lowered";
   };
-  // A fold must not see the padding lanes (the ISA has no lane mask).
-  if (reduction)
-    return masked("");
+  // A reduction's row fold replaces the padding lanes of a row's last
+  // vector by its combiner's identity (ReductionNest: `ext` of an identity
+  // vector), and a column fold's padding lanes are results nobody stores: a
+  // reduction is checked like an element-wise row below.
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < space.size(); ++d)
     rows *= tile.extent[d];

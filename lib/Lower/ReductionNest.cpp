@@ -11,12 +11,16 @@
 // written; a tile whose row count is not a multiple of the lanes ends with
 // padding slides, so its last, partial result vector also starts at lane 0
 // (the padding lanes land in the buffer's padding and are never stored to
-// global memory).
+// global memory). A row that is not whole vectors ends in a partial vector,
+// read whole: before it is folded, its padding lanes are replaced by the
+// combiner's identity (`ext` of an identity `vconst` and the vector from its
+// count of valid lanes on), so the fold sees only valid values (rotated).
 //
 // A fold over another dimension (a column reduction) visits the vectors of
 // the last dimension outermost and the reduced dimension innermost: each
 // result vector is accumulated lane-wise in one register and written whole,
-// with no cross-lane step at all.
+// with no cross-lane step at all; a partial last vector's padding lanes are
+// results nobody stores.
 //
 // Loops of one iteration are not emitted; positions are tracked as
 // constants plus loop-index terms, so the caller turns them into addresses
@@ -31,6 +35,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace ktflow;
@@ -194,10 +199,34 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
   SpacePosition pos(rank);
   int64_t last = rank - 1;
 
+  // A row's last vector of `partial` valid lanes (0: whole) is folded with
+  // its padding lanes replaced by the combiner's identity: `ext` of an
+  // identity vector and the data from lane `partial` on gives the identity's
+  // lanes partial.. followed by the data's lanes 0..partial-1 (rotated, which
+  // a lane-wise fold and `reduce.*` do not mind). -0 is the exact identity
+  // of a sum, -inf never wins a max (nor +inf a min) over a real value.
+  auto identityOf = [](const ReducedOutput &out) {
+    switch (out.combiner) {
+    case dc::Combiner::Add:
+      return -0.0;
+    case dc::Combiner::Max:
+      return -std::numeric_limits<double>::infinity();
+    case dc::Combiner::Min:
+      return std::numeric_limits<double>::infinity();
+    }
+    return 0.0;
+  };
+  auto masked = [&](const ReducedOutput &out, uint8_t to, uint8_t from, int64_t partial) {
+    vec.vconst(scratch, out.type, Elements(vectorWidth), identityOf(out));
+    vec.ext(to, scratch, from, partial);
+  };
+
   // One fold: the first vector straight into the accumulators, the others
   // combined lane-wise. `foldDim` is the dimension folded, `step` the
-  // elements per vector along it.
-  auto fold = [&](int64_t foldDim, int64_t count, int64_t step) -> LogicalResult {
+  // elements per vector along it; the last vector has `partial` valid
+  // lanes (a row fold only; 0 when it is whole).
+  auto fold = [&](int64_t foldDim, int64_t count, int64_t step,
+                  int64_t partial = 0) -> LogicalResult {
     // First vector: redirect each reduction's operand into its accumulator
     // (the first reduction of a value; later ones copy it).
     llvm::DenseMap<Value, uint8_t> fixed;
@@ -231,14 +260,28 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
       return failure();
     for (auto [to, from] : copies)
       vec.unary(dc::Opcode::Mov, to, from);
-    if (count > 1) {
+    if (count == 1 && partial > 0)
+      for (ReducedOutput &out : reduced)
+        masked(out, out.accumulator, out.accumulator, partial);
+    // The whole vectors after the first, then a partial last one.
+    int64_t whole = partial > 0 ? count - 2 : count - 1;
+    if (whole > 0) {
       pos.constant[foldDim] = step;
-      bool opened = open(vec, count - 1, foldDim, step, pos);
+      bool opened = open(vec, whole, foldDim, step, pos);
       if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, uint8_t>())))
         return failure();
       for (ReducedOutput &out : reduced)
         vec.binary(out.combineOp, out.accumulator, out.accumulator, reg[out.operand]);
       close(vec, opened, foldDim, pos);
+    }
+    if (count > 1 && partial > 0) {
+      pos.constant[foldDim] = (count - 1) * step;
+      if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, uint8_t>())))
+        return failure();
+      for (ReducedOutput &out : reduced) {
+        masked(out, scratch, reg[out.operand], partial);
+        vec.binary(out.combineOp, out.accumulator, out.accumulator, scratch);
+      }
     }
     pos.constant[foldDim] = 0;
     return success();
@@ -253,7 +296,8 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
   (void)body;
   if (rowReduction) {
     int64_t rows = rowDim >= 0 ? extent[rowDim] : 1;
-    int64_t vectors = extent[last] / vectorWidth;
+    int64_t vectors = (extent[last] + vectorWidth - 1) / vectorWidth;
+    int64_t partial = extent[last] % vectorWidth;
     int64_t groups = rows / vectorWidth, rest = rows % vectorWidth;
     auto finishRow = [&]() {
       for (ReducedOutput &out : reduced) {
@@ -270,7 +314,7 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
     if (groups > 0) {
       bool groupLoop = open(vec, groups, rowDim, vectorWidth, pos);
       bool rowLoop = open(vec, vectorWidth, rowDim, 1, pos);
-      if (failed(fold(last, vectors, vectorWidth)))
+      if (failed(fold(last, vectors, vectorWidth, partial)))
         return failure();
       finishRow();
       close(vec, rowLoop, rowDim, pos);
@@ -281,7 +325,7 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
       if (rowDim >= 0)
         pos.constant[rowDim] += groups * vectorWidth;
       bool rowLoop = open(vec, rest, rowDim, 1, pos);
-      if (failed(fold(last, vectors, vectorWidth)))
+      if (failed(fold(last, vectors, vectorWidth, partial)))
         return failure();
       finishRow();
       close(vec, rowLoop, rowDim, pos);
@@ -296,7 +340,9 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
         pos.constant[rowDim] -= groups * vectorWidth;
     }
   } else {
-    bool vectorLoop = open(vec, extent[last] / vectorWidth, last, vectorWidth, pos);
+    // A partial last vector's padding lanes are results nobody stores.
+    bool vectorLoop = open(vec, (extent[last] + vectorWidth - 1) / vectorWidth, last,
+                           vectorWidth, pos);
     if (failed(fold(reduceDim, extent[reduceDim], 1)))
       return failure();
     for (auto [i, out] : llvm::enumerate(reduced)) {
@@ -325,9 +371,9 @@ void ReductionNest::emitInputOrder(dc::ProgramBuilder &b, ArrayRef<int64_t> exte
   if (rowReduction) {
     if (rowDim >= 0)
       loops.push_back({open(b, extent[rowDim], rowDim, 1, pos), rowDim});
-    loops.push_back({open(b, extent[last] / vectorWidth, last, vectorWidth, pos), last});
+    loops.push_back({open(b, (extent[last] + vectorWidth - 1) / vectorWidth, last, vectorWidth, pos), last});
   } else {
-    loops.push_back({open(b, extent[last] / vectorWidth, last, vectorWidth, pos), last});
+    loops.push_back({open(b, (extent[last] + vectorWidth - 1) / vectorWidth, last, vectorWidth, pos), last});
     loops.push_back({open(b, extent[reduceDim], reduceDim, 1, pos), reduceDim});
   }
   visit(pos);
@@ -362,7 +408,7 @@ void ReductionNest::emitOutputOrder(dc::ProgramBuilder &b, ArrayRef<int64_t> ext
         pos.constant[rowDim] -= groups * vectorWidth;
     }
   } else {
-    bool opened = open(b, extent[last] / vectorWidth, last, vectorWidth, pos);
+    bool opened = open(b, (extent[last] + vectorWidth - 1) / vectorWidth, last, vectorWidth, pos);
     visit(pos);
     close(b, opened, last, pos);
   }
