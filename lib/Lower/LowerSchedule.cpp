@@ -358,6 +358,17 @@ private:
       vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
     }
   }
+  /// Indices of the column operands among the loads (see isColumnLoad),
+  /// checked against checkColumnTypes().
+  FailureOr<SmallVector<size_t>> columnLoadIndices() const {
+    SmallVector<size_t> columnLoads;
+    for (auto [i, t] : llvm::enumerate(loads))
+      if (isColumnLoad(t))
+        columnLoads.push_back(i);
+    if (!columnLoads.empty() && failed(checkColumnTypes()))
+      return failure();
+    return columnLoads;
+  }
   /// Column operands are pushed, shifted (`ext`) and slid in the group's
   /// one register type: a group of several buffer element types (a step of
   /// a wider type is several accesses) is diagnosed.
@@ -1501,13 +1512,10 @@ LogicalResult GroupLowering::emitTwoLevel() {
     // down to lane 0 with `ext`, held, broadcast per row and slid. This
     // program serves one core, so its lane is a constant.
     const int64_t rowDim = (int64_t)space.size() - 2;
-    SmallVector<size_t> columnLoads;
-    for (auto [i, t] : llvm::enumerate(loads))
-      if (isColumnLoad(t))
-        columnLoads.push_back(i);
-    if (!columnLoads.empty())
-      if (failed(checkColumnTypes()))
-        return failure();
+    FailureOr<SmallVector<size_t>> columnLoadsOr = columnLoadIndices();
+    if (failed(columnLoadsOr))
+      return failure();
+    SmallVector<size_t> columnLoads = std::move(*columnLoadsOr);
     SmallVector<uint8_t> heldColumn(loads.size(), 0);
     std::optional<uint8_t> nextColumn;
     for (size_t i : columnLoads) {
@@ -2322,13 +2330,10 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
 
   // Column operands (see isColumnLoad): their rows go in segments of blocks.
   const int64_t rowDim = (int64_t)space.size() - 2;
-  SmallVector<size_t> columnLoads;
-  for (auto [i, t] : llvm::enumerate(loads))
-    if (isColumnLoad(t))
-      columnLoads.push_back(i);
-  if (!columnLoads.empty())
-    if (failed(checkColumnTypes()))
-      return failure();
+  FailureOr<SmallVector<size_t>> columnLoadsOr = columnLoadIndices();
+  if (failed(columnLoadsOr))
+    return failure();
+  SmallVector<size_t> columnLoads = std::move(*columnLoadsOr);
   auto openSegment = [&](dc::ProgramBuilder &b, const Tile &tile, const RowSegment &seg) {
     for (int64_t d = 0; d < rowDim; ++d)
       b.loop(tile.extent[d]);

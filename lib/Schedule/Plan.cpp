@@ -203,18 +203,26 @@ struct GroupReplay {
     return success();
   }
 };
+
+/// A plan's JSON, checked to be an object with an array 'kernels'.
+FailureOr<json::Value> parsePlan(Location fileLoc, StringRef text) {
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (!parsed)
+    return emitError(fileLoc, "invalid plan JSON: ") << llvm::toString(parsed.takeError());
+  const json::Object *root = parsed->getAsObject();
+  if (!root || !root->getArray("kernels"))
+    return emitError(fileLoc, "plan must be an object with an array 'kernels'");
+  return std::move(*parsed);
+}
 } // namespace
 
 LogicalResult ktflow::ktsched::applyPlan(ModuleOp module, StringRef text, StringRef file) {
   MLIRContext *ctx = module.getContext();
   Location fileLoc = FileLineColLoc::get(ctx, file, 1, 1);
-  llvm::Expected<json::Value> parsed = json::parse(text);
-  if (!parsed)
-    return emitError(fileLoc, "invalid plan JSON: ") << llvm::toString(parsed.takeError());
-  const json::Object *root = parsed->getAsObject();
-  const json::Array *kernels = root ? root->getArray("kernels") : nullptr;
-  if (!kernels)
-    return emitError(fileLoc, "plan must be an object with an array 'kernels'");
+  FailureOr<json::Value> parsed = parsePlan(fileLoc, text);
+  if (failed(parsed))
+    return failure();
+  const json::Array *kernels = parsed->getAsObject()->getArray("kernels");
   size_t scheduled = llvm::range_size(module.getOps<KernelOp>());
   if (kernels->size() != scheduled)
     return emitError(fileLoc, "plan has ") << kernels->size() << " kernels, the input has "
@@ -271,13 +279,10 @@ LogicalResult ktflow::ktsched::applyPlan(ModuleOp module, StringRef text, String
 FailureOr<std::optional<PlanMerge>>
 ktflow::ktsched::readPlanMerge(KernelOp kernel, StringRef text, StringRef file) {
   Location fileLoc = FileLineColLoc::get(kernel.getContext(), file, 1, 1);
-  llvm::Expected<json::Value> parsed = json::parse(text);
-  if (!parsed)
-    return emitError(fileLoc, "invalid plan JSON: ") << llvm::toString(parsed.takeError());
-  const json::Object *root = parsed->getAsObject();
-  const json::Array *kernels = root ? root->getArray("kernels") : nullptr;
-  if (!kernels)
-    return emitError(fileLoc, "plan must be an object with an array 'kernels'");
+  FailureOr<json::Value> parsed = parsePlan(fileLoc, text);
+  if (failed(parsed))
+    return failure();
+  const json::Array *kernels = parsed->getAsObject()->getArray("kernels");
   for (const json::Value &k : *kernels) {
     const json::Object *entry = k.getAsObject();
     if (!entry || entry->getString("name") != kernel.getSymName())
