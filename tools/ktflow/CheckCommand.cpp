@@ -5,16 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "KernelSource.h"
 
 #include "ktflow/InitAll.h"
 #include "ktflow/KTDP/KTDPOps.h"
-#include "ktflow/Support/ParseGuard.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,14 +45,9 @@ static int runCheck() {
     return 1;
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  // Verified outside the guard: only a crash in the parser is survived.
-  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (mlir::failed(ktflow::runParserSafely(context, checkInput, [&] {
-        module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
-      })))
-    return 1;
-  if (!module || mlir::failed(mlir::verify(*module)))
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      ktflow::tool::parseKernelSource(sourceMgr, context, checkInput);
+  if (!module)
     return 1;
   // The op verifiers read `grid` where they need it; a malformed grid on a
   // kernel with no such op is still an error of the kernel.

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "KernelSource.h"
 
 #include "ktflow/InitAll.h"
 #include "ktflow/DeviceCode/Encoding.h"
@@ -16,13 +17,11 @@
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Plan.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
-#include "ktflow/Support/ParseGuard.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/SourceMgr.h"
@@ -77,14 +76,9 @@ static int runCompile() {
     return 1;
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  // Verified outside the guard: only a crash in the parser is survived.
-  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (mlir::failed(ktflow::runParserSafely(context, compileInput, [&] {
-        module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
-      })))
-    return 1;
-  if (!module || mlir::failed(mlir::verify(*module)))
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      ktflow::tool::parseKernelSource(sourceMgr, context, compileInput);
+  if (!module)
     return 1;
 
   ktflow::ktsched::ScheduleOptions options;

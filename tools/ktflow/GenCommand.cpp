@@ -10,17 +10,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "KernelSource.h"
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/Gen/RandomKernel.h"
 #include "ktflow/InitAll.h"
-#include "ktflow/Support/ParseGuard.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -76,13 +75,7 @@ static bool verifyKernel(mlir::MLIRContext &context, const std::string &text,
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
                                llvm::SMLoc());
-  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  if (mlir::failed(ktflow::runParserSafely(context, name, [&] {
-        module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
-      })))
-    return false;
-  return module && mlir::succeeded(mlir::verify(*module));
+  return static_cast<bool>(ktflow::tool::parseKernelSource(sourceMgr, context, name));
 }
 
 static int writeText(const std::string &path, const std::string &text) {

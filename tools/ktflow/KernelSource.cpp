@@ -7,10 +7,10 @@
 
 #include <memory>
 
-mlir::OwningOpRef<mlir::ModuleOp>
-ktflow::tool::parseKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
-                                mlir::AsmParserState &asmState, llvm::StringRef bufferName,
-                                llvm::StringRef *failedStage) {
+static mlir::OwningOpRef<mlir::ModuleOp>
+parseGuarded(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
+             mlir::AsmParserState *asmState, llvm::StringRef bufferName,
+             llvm::StringRef *failedStage) {
   // On the heap so that a parser crash can leak it: the parser's partial
   // state may point into it. Verified below, outside the guard, so that only
   // a crash in the parser is survived.
@@ -18,7 +18,7 @@ ktflow::tool::parseKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &c
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
   mlir::LogicalResult parsed = mlir::failure();
   mlir::LogicalResult guarded = ktflow::runParserSafely(context, bufferName, [&] {
-    parsed = mlir::parseAsmSourceFile(sourceMgr, block.get(), config, &asmState);
+    parsed = mlir::parseAsmSourceFile(sourceMgr, block.get(), config, asmState);
   });
   if (mlir::failed(guarded))
     (void)block.release();
@@ -42,4 +42,17 @@ ktflow::tool::parseKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &c
     return nullptr;
   }
   return module;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+ktflow::tool::parseKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
+                                mlir::AsmParserState &asmState, llvm::StringRef bufferName,
+                                llvm::StringRef *failedStage) {
+  return parseGuarded(sourceMgr, context, &asmState, bufferName, failedStage);
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> ktflow::tool::parseKernelSource(llvm::SourceMgr &sourceMgr,
+                                                                mlir::MLIRContext &context,
+                                                                llvm::StringRef bufferName) {
+  return parseGuarded(sourceMgr, context, nullptr, bufferName, nullptr);
 }

@@ -26,6 +26,11 @@ mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     llvm::StringRef bufferName,
                                                     llvm::StringRef *failedStage = nullptr);
 
+/// The same without recording definitions (check, compile, gen --verify).
+mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
+                                                    mlir::MLIRContext &context,
+                                                    llvm::StringRef bufferName);
+
 } // namespace ktflow::tool
 
 #endif // KTFLOW_TOOLS_KTFLOW_KERNELSOURCE_H
