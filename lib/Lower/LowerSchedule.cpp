@@ -322,6 +322,20 @@ private:
     Bytes vectorOffset;
     int64_t lane = 0;
   };
+  /// The vectors a segment's blocks read of column operand t from `phase`
+  /// (and the next vector when `spansNext`) must lie inside its slot.
+  LogicalResult checkColumnReadFits(const Transfer &t, const ColumnPhase &phase, bool spansNext,
+                                    const RowSegment &seg) const {
+    Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+    Bytes end = phase.vectorOffset + vectorBytes * (spansNext ? 2 : 1) +
+                toBytes(Elements(seg.rowOffset + (seg.blocks - 1) * vectorWidth), t.esize);
+    if (end > t.bytes)
+      return t.tensor.emitError("the column values of a tile, read from ")
+             << phase.vectorOffset.count() << " bytes and " << phase.lane
+             << " lanes into their buffer slot, run past its " << t.bytes.count()
+             << " bytes: not lowered";
+    return success();
+  }
   ColumnPhase columnPhase(const Transfer &t, int64_t gridTile, const Tile &tile) {
     Bytes lead = leadOf(t, gridTile, tile), vector = toBytes(Elements(vectorWidth), t.esize);
     return {vector * (lead / vector), toElements(lead % vector, t.esize).count()};
@@ -1624,14 +1638,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
             bool next = spansTwoVectors(phase.lane, seg.rows);
             dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
             address.offset = address.offset + phase.vectorOffset;
-            Bytes end = phase.vectorOffset + vectorBytes * (next ? 2 : 1) +
-                        toBytes(Elements(seg.rowOffset + (seg.blocks - 1) * vectorWidth),
-                                t.esize);
-            if (end > t.bytes)
-              return t.tensor.emitError("the column values of a tile, read from ")
-                     << phase.vectorOffset.count() << " bytes and " << phase.lane
-                     << " lanes into their buffer slot, run past its " << t.bytes.count()
-                     << " bytes: not lowered";
+            if (failed(checkColumnReadFits(t, phase, next, seg)))
+              return failure();
             checkAligned(t, address);
             vec.vload(heldColumn[i], elemType, Elements(vectorWidth), address);
             if (next) {
@@ -2466,14 +2474,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
               next.push_back((p.vectorOffset +
                               (spansTwoVectors(p.lane, seg.rows) ? vectorBytes : Bytes(0)))
                                  .count());
-              Bytes end = Bytes(next.back()) + vectorBytes +
-                          toBytes(Elements(seg.rowOffset + (seg.blocks - 1) * vectorWidth),
-                                  t.esize);
-              if (end > t.bytes)
-                return t.tensor.emitError("the column values of a tile, read from ")
-                       << p.vectorOffset.count() << " bytes and " << p.lane
-                       << " lanes into their buffer slot, run past its " << t.bytes.count()
-                       << " bytes: not lowered";
+              if (failed(checkColumnReadFits(t, p, spansTwoVectors(p.lane, seg.rows), seg)))
+                return failure();
             }
             dc::Address address = segmentAddress(t, slotAddress(t, j, k), seg);
             ldTable.addTo(address, first);
