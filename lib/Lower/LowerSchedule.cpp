@@ -132,6 +132,10 @@ struct Transfer {
   /// A column load whose slices do not all start on a DMA unit: each is
   /// read from the unit it starts in (GroupLowering::planColumnLeads).
   bool overFetch = false;
+  /// A load whose tile region is the same for every tile (and loop
+  /// iteration) of every sub-core instance: copied once per instance into
+  /// slot 0 of its buffer, which every tile's compute then reads.
+  bool hoisted = false;
 };
 
 /// A tile of one sub-core instance's share: origin and extent per dim of
@@ -295,6 +299,9 @@ private:
   // a block, R + 2 over the vectors of a row): whole blocks of
   // `vectorWidth` rows, then one block of the remaining rows.
   bool isColumnLoad(const Transfer &t) const;
+  /// Sets Transfer::hoisted on the loads whose copy is the same for every
+  /// tile of every sub-core instance (one-level lowering).
+  void markHoistedLoads();
   SmallVector<RowSegment, 2> rowSegments(const Tile &tile) const;
   /// The address of transfer t's current vector (its column vector, for a
   /// column load) in `slot` within a row segment.
@@ -935,6 +942,28 @@ dc::Address GroupLowering::positionAddress(const Transfer &t, dc::Address slot,
       slot.terms.push_back({depth, Bytes(pitch[i] * multiplier), 0});
   }
   return slot;
+}
+
+void GroupLowering::markHoistedLoads() {
+  for (Transfer &t : loads) {
+    t.hoisted = false;
+    // Column operands keep their per-tile segments (their rows are tiled).
+    if (isColumnLoad(t))
+      continue;
+    bool invariant = true, several = false;
+    for (const std::vector<Tile> &list : tiles) {
+      if (list.size() > 1)
+        several = true;
+      for (const Tile &tile : list) {
+        if (tileElementOffset(t, tile) != tileElementOffset(t, list.front()))
+          invariant = false;
+        for (int64_t d : t.dims)
+          if (d >= 0 && tile.extent[d] != list.front().extent[d])
+            invariant = false;
+      }
+    }
+    t.hoisted = invariant && several;
+  }
 }
 
 bool GroupLowering::isColumnLoad(const Transfer &t) const {
@@ -1923,7 +1952,8 @@ void GroupLowering::scatterPieces(dc::ProgramBuilder &vec, uint8_t r, const Tran
 
 dc::Address GroupLowering::slotAddress(const Transfer &t, int64_t j, int64_t tileIndex) const {
   return dc::ProgramBuilder::memoryAddress(
-      t.memory, t.address + t.instanceStride * j + t.bytes * (tileIndex % t.depth));
+      t.memory,
+      t.address + t.instanceStride * j + t.bytes * (t.hoisted ? 0 : tileIndex % t.depth));
 }
 
 void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
@@ -2212,6 +2242,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         return failure();
   if (twoLevel)
     return emitTwoLevel();
+  markHoistedLoads();
   dc::Bundle &bundle = out.bundle;
   // Symbols: one per kernel argument a transfer touches.
   SmallVector<uint32_t> loadSymbols, storeSymbols;
@@ -2257,13 +2288,18 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     return dc::ProgramBuilder::node(
         stUnit, {dc::InstanceSelector::Kind::TableColumn, int64_t(nTransfers + nsub + j)});
   };
+  // The rotating depth of the inputs: that of the loads moved per tile
+  // (a hoisted load stays in its slot; of all loads if every one is).
+  bool anyPerTile = llvm::any_of(loads, [](const Transfer &t) { return !t.hoisted; });
   int64_t inDepth = 1, outDepth = 1;
   for (const Transfer &t : loads)
-    inDepth = std::max(inDepth, t.depth);
+    if (!t.hoisted || !anyPerTile)
+      inDepth = std::max(inDepth, t.depth);
   for (const Transfer &t : stores)
     outDepth = std::max(outDepth, t.depth);
   for (const Transfer &t : loads)
-    inDepth = std::min(inDepth, t.depth);
+    if (!t.hoisted || !anyPerTile)
+      inDepth = std::min(inDepth, t.depth);
   for (const Transfer &t : stores)
     outDepth = std::min(outDepth, t.depth);
   int64_t lag = inDepth - 1;
@@ -2276,9 +2312,13 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         continue;
       if (s >= inDepth)
         dma.wait(2 * j, 1);
+      // A hoisted load is copied with the instance's first tile only: the
+      // first tile's "full" signal covers it, and no later copy reuses its
+      // slot.
       for (auto [i, t] : llvm::enumerate(loads))
-        copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true,
-                 &overFetchStarts);
+        if (!t.hoisted || s == 0)
+          copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true,
+                   &overFetchStarts);
       dma.signal(ldPeer(j), 0);
     }
     for (int64_t j = 0; j < nsub; ++j) {
