@@ -379,6 +379,14 @@ private:
       vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
     }
   }
+  /// The DMA unit's access rule to global memory, if the description has one.
+  const arch::AccessRule *globalDmaRule() const {
+    auto dmaNode = model.lookupNode(dmaUnit);
+    auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+    if (!dmaNode || globalMemories.empty())
+      return nullptr;
+    return model.node(*dmaNode).accessTo(globalMemories.front());
+  }
   /// Indices of the column operands among the loads (see isColumnLoad),
   /// checked against checkColumnTypes().
   FailureOr<SmallVector<size_t>> columnLoadIndices() const {
@@ -1007,11 +1015,7 @@ dc::Address GroupLowering::segmentAddress(const Transfer &t, dc::Address address
 }
 
 LogicalResult GroupLowering::planColumnLeads() {
-  auto dmaNode = model.lookupNode(dmaUnit);
-  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
-  if (!dmaNode || globalMemories.empty())
-    return success();
-  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
+  const arch::AccessRule *rule = globalDmaRule();
   if (!rule || rule->alignment.count() <= 1)
     return success();
   overFetchUnit = rule->alignment;
@@ -1146,13 +1150,10 @@ std::optional<Bytes> GroupLowering::widenedResultRun(const Transfer &t, const Ti
                     t.dims.back() == (int64_t)space.size() - 1;
   if (!(reduction && t.dims.size() <= 1) && !partialRow)
     return std::nullopt;
-  auto dmaNode = model.lookupNode(dmaUnit);
-  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
-  if (!dmaNode || globalMemories.empty())
-    return std::nullopt;
-  const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front());
+  const arch::AccessRule *rule = globalDmaRule();
   if (!rule || rule->allowsSize(run))
     return std::nullopt;
+  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
   Bytes widened = std::max(run, rule->minSize).alignTo(rule->sizeMultiple);
   if (!rule->allowsSize(widened))
     return std::nullopt;
@@ -1243,12 +1244,7 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
     if (!twoLevel && failed(slotHolds(t, std::max(run, whole))))
       return failure();
   }
-  auto dmaNode = model.lookupNode(dmaUnit);
-  auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
-  const arch::AccessRule *rule =
-      dmaNode && !globalMemories.empty()
-          ? model.node(*dmaNode).accessTo(globalMemories.front())
-          : nullptr;
+  const arch::AccessRule *rule = globalDmaRule();
   for (auto [i, t] : llvm::enumerate(stores)) {
     if (!spansVector(t))
       continue;
@@ -1993,7 +1989,15 @@ void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_
       }
     if (llvm::any_of(leads, [](Bytes l) { return l.count() != 0; })) {
       // The start differs from the transfer's column by each core's lead.
-      assert(perCore && starts.size() == coreIds.size() && "over-fetch without its table");
+      // Every core of the class has a start (a core without one was
+      // diagnosed by gridOffset); a copy without its per-core table cannot
+      // be emitted right, so it is reported rather than emitted wrong.
+      if (!perCore || starts.size() != coreIds.size()) {
+        if (!dmaProblem)
+          dmaProblem = {t.tensor.getOperation(),
+                        "an over-fetched copy without a start for every core"};
+        return;
+      }
       std::vector<int64_t> bases;
       for (Bytes start : starts)
         bases.push_back((start - tileStart).count());
@@ -2146,7 +2150,7 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
   index = 0;
   for (Operation &op : body) {
     unsigned at = index++;
-    auto done = llvm::make_scope_exit([&] { release(at); });
+    llvm::scope_exit done([&] { release(at); });
     if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
       if (!reduction)
         for (auto [i, v] : llvm::enumerate(yield.getValues()))
