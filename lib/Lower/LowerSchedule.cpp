@@ -299,9 +299,13 @@ private:
   // a block, R + 2 over the vectors of a row): whole blocks of
   // `vectorWidth` rows, then one block of the remaining rows.
   bool isColumnLoad(const Transfer &t) const;
-  /// Sets Transfer::hoisted on the loads whose copy is the same for every
-  /// tile of every sub-core instance (one-level lowering).
-  void markHoistedLoads();
+  /// Sets Transfer::hoisted from the schedule's `hoist` decisions (one
+  /// copy per sub-core instance), checking each hoisted load's region is
+  /// the same for every tile (one-level lowering).
+  LogicalResult markHoistedLoads();
+  /// The schedule's `lead` decision: tiles the DMA's loads run ahead of
+  /// its stores, checked against the rotating input depth.
+  FailureOr<int64_t> leadOfLoads(int64_t inputDepth);
   SmallVector<RowSegment, 2> rowSegments(const Tile &tile) const;
   /// The address of transfer t's current vector (its column vector, for a
   /// column load) in `slot` within a row segment.
@@ -952,26 +956,46 @@ dc::Address GroupLowering::positionAddress(const Transfer &t, dc::Address slot,
   return slot;
 }
 
-void GroupLowering::markHoistedLoads() {
+LogicalResult GroupLowering::markHoistedLoads() {
   for (Transfer &t : loads) {
-    t.hoisted = false;
-    // Column operands keep their per-tile segments (their rows are tiled).
-    if (isColumnLoad(t))
+    auto hoist = llvm::dyn_cast_or_null<BoolAttr>(decisionValue(t.buffer.getOperation(), "hoist"));
+    if (!hoist)
+      return t.buffer.emitError("buffer lacks the `hoist` decision (ktsched-order-transfers)");
+    t.hoisted = hoist.getValue();
+    if (!t.hoisted)
       continue;
-    bool invariant = true, several = false;
-    for (const std::vector<Tile> &list : tiles) {
-      if (list.size() > 1)
-        several = true;
-      for (const Tile &tile : list) {
-        if (tileElementOffset(t, tile) != tileElementOffset(t, list.front()))
-          invariant = false;
-        for (int64_t d : t.dims)
-          if (d >= 0 && tile.extent[d] != list.front().extent[d])
-            invariant = false;
-      }
-    }
-    t.hoisted = invariant && several;
+    // A hoisted copy serves every tile of the instance, so its region must
+    // be the same for all of them; a plan can claim otherwise.
+    auto varies = [&] {
+      if (isColumnLoad(t))
+        return true;
+      for (const std::vector<Tile> &list : tiles)
+        for (const Tile &tile : list) {
+          if (tileElementOffset(t, tile) != tileElementOffset(t, list.front()))
+            return true;
+          for (int64_t d : t.dims)
+            if (d >= 0 && tile.extent[d] != list.front().extent[d])
+              return true;
+        }
+      return false;
+    };
+    if (varies())
+      return t.buffer.emitError("the load of @")
+             << t.tensor.getSymName()
+             << " is hoisted (copied once per sub-core instance) but its tile region "
+                "changes between tiles";
   }
+  return success();
+}
+
+FailureOr<int64_t> GroupLowering::leadOfLoads(int64_t inputDepth) {
+  auto lead = llvm::dyn_cast_or_null<IntegerAttr>(decisionValue(outer, "lead"));
+  if (!lead)
+    return outer->emitError("pipeline lacks the `lead` decision (ktsched-order-transfers)");
+  if (lead.getInt() < 0 || lead.getInt() > inputDepth - 1)
+    return outer->emitError("lead ") << lead.getInt() << " is outside [0, " << inputDepth - 1
+                                     << "] for input buffers of depth " << inputDepth;
+  return lead.getInt();
 }
 
 bool GroupLowering::isColumnLoad(const Transfer &t) const {
@@ -1425,7 +1449,14 @@ LogicalResult GroupLowering::emitTwoLevel() {
   };
   int64_t outerIn = minDepth(loads), outerOut = minDepth(stores),
           innerIn = minDepth(innerLoads), innerOut = minDepth(innerStores);
-  int64_t lag = std::min(outerIn, innerIn) - 1;
+  for (Transfer &t : llvm::concat<Transfer>(loads, innerLoads))
+    if (auto hoist = llvm::dyn_cast_or_null<BoolAttr>(decisionValue(t.buffer.getOperation(), "hoist"));
+        hoist && hoist.getValue())
+      return t.buffer->emitError("hoisted loads are not lowered with two scratchpad levels");
+  FailureOr<int64_t> leadOr = leadOfLoads(std::min(outerIn, innerIn));
+  if (failed(leadOr))
+    return failure();
+  int64_t lag = *leadOr;
   auto computeInstance = [&](int64_t c) { return ldInstances[c].front(); };
   // The outer memory is shared: core c's copy of the layout is that of its
   // compute instance; the inner memory holds one layout per sub-core (0).
@@ -2246,7 +2277,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         return failure();
   if (twoLevel)
     return emitTwoLevel();
-  markHoistedLoads();
+  if (failed(markHoistedLoads()))
+    return failure();
   dc::Bundle &bundle = out.bundle;
   // Symbols: one per kernel argument a transfer touches.
   SmallVector<uint32_t> loadSymbols, storeSymbols;
@@ -2306,7 +2338,10 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       inDepth = std::min(inDepth, t.depth);
   for (const Transfer &t : stores)
     outDepth = std::min(outDepth, t.depth);
-  int64_t lag = inDepth - 1;
+  FailureOr<int64_t> leadOr = leadOfLoads(inDepth);
+  if (failed(leadOr))
+    return failure();
+  int64_t lag = *leadOr;
   int64_t maxTiles = 0;
   for (auto &list : tiles)
     maxTiles = std::max<int64_t>(maxTiles, list.size());

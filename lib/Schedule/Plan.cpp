@@ -1,8 +1,9 @@
 //===- Plan.cpp - decisions as a JSON plan file ---------------------------===//
 //
 // Strategy: a plan is read off the schedule's decision attributes (merge
-// on the kernel; tile, loop order and split on each group's outer
-// pipeline, depth on its buffers, unit on its stages) and written with
+// on the kernel; tile, loop order, split and lead on each group's outer
+// pipeline, depth on its buffers, hoist on the buffers its DMA loads
+// fill (by tensor name), unit on its stages) and written with
 // llvm/Support/JSON.h. The merge is replayed by the merge pass, before the
 // split (readPlanMerge); applyPlan only checks the schedule carries it.
 // Replaying checks that the plan names exactly the schedule's kernels and
@@ -57,6 +58,19 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
       SmallVector<BufferOp> buffers = groupBuffers(group);
       if (!buffers.empty())
         g["depth"] = decisionInt(buffers.front(), "depth").value_or(1);
+      if (PipelineOp pipeline = outerPipeline(group))
+        if (std::optional<int64_t> lead = decisionInt(pipeline, "lead"))
+          g["lead"] = *lead;
+      json::Array hoisted;
+      bool decided = false;
+      for (BufferOp buffer : dmaLoadBuffers(group))
+        if (auto hoist = dyn_cast_or_null<BoolAttr>(decisionValue(buffer, "hoist"))) {
+          decided = true;
+          if (hoist.getValue())
+            hoisted.push_back(bufferTensorName(buffer));
+        }
+      if (decided)
+        g["hoist"] = std::move(hoisted);
       json::Array units;
       for (StageOp stage : stagesOf(group))
         units.push_back(json::Object{
@@ -184,6 +198,33 @@ struct GroupReplay {
         return error() << "depth must be an integer of at least 1";
       for (BufferOp buffer : groupBuffers(group))
         buffer->setAttr("depth", decide(b.getI64IntegerAttr(*depth), kPlan));
+    }
+    if (entry.get("lead")) {
+      // Checked against the final depths by ktsched-order-transfers.
+      std::optional<int64_t> lead = entry.getInteger("lead");
+      if (!lead || *lead < 0)
+        return error() << "lead must be a non-negative integer";
+      pipeline->setAttr("lead", decide(b.getI64IntegerAttr(*lead), kPlan));
+    }
+    if (entry.get("hoist")) {
+      const json::Array *names = entry.getArray("hoist");
+      if (!names)
+        return error() << "hoist must be an array of the names of loaded tensors";
+      SmallVector<BufferOp> loads = dmaLoadBuffers(group);
+      for (const json::Value &v : *names) {
+        std::optional<StringRef> name = v.getAsString();
+        if (!name || llvm::none_of(loads, [&](BufferOp buffer) {
+              return bufferTensorName(buffer) == *name;
+            }))
+          return error() << "hoist names '" << (name ? *name : StringRef("<not a string>"))
+                         << "', which no DMA load of the group fills";
+      }
+      for (BufferOp buffer : loads) {
+        bool hoisted = llvm::any_of(*names, [&](const json::Value &v) {
+          return v.getAsString() == bufferTensorName(buffer);
+        });
+        buffer->setAttr("hoist", decide(b.getBoolAttr(hoisted), kPlan));
+      }
     }
     if (const json::Array *units = entry.getArray("units")) {
       SmallVector<StageOp> stages = stagesOf(group);

@@ -62,6 +62,24 @@ ElementSize ktflow::ktsched::elementSize(Type type) {
   return ElementSize{Bytes((bits + 7) / 8)};
 }
 
+SmallVector<BufferOp> ktflow::ktsched::dmaLoadBuffers(GroupOp group) {
+  SmallVector<BufferOp> buffers;
+  for (BufferOp buffer : groupBuffers(group)) {
+    if (buffer->getNumOperands() == 0)
+      continue;
+    if (auto stage = buffer->getOperand(0).getDefiningOp<StageOp>();
+        stage && stage.getRole() == "dma_load")
+      buffers.push_back(buffer);
+  }
+  return buffers;
+}
+
+StringRef ktflow::ktsched::bufferTensorName(BufferOp buffer) {
+  if (auto tensor = buffer->getAttrOfType<FlatSymbolRefAttr>("tensor"))
+    return tensor.getValue();
+  return "";
+}
+
 PipelineOp ktflow::ktsched::outerPipeline(GroupOp group) {
   for (Operation &op : group.getBody().front())
     if (auto pipeline = dyn_cast<PipelineOp>(op))

@@ -102,6 +102,17 @@ def ApplyPlan : Pass<"ktsched-apply-plan", "::mlir::ModuleOp"> {
   ];
 }
 
+def OrderTransfers : Pass<"ktsched-order-transfers", "::mlir::ModuleOp"> {
+  let summary = "Decide which loads are hoisted out of the tile loop and how far loads lead stores";
+  let description = [{
+    Records `hoist` (a bool on each buffer a dma_load fills: copied once per
+    sub-core instance instead of with every tile) and `lead` (on the outer
+    pipeline: tiles the DMA's loads run ahead of its stores, at most the
+    rotating input depth minus one). Runs after tile selection and plan
+    replay; decisions a plan set are kept and checked.
+  }];
+}
+
 def AllocateScratchpad : ArchPass<"ktsched-allocate"> {
   let summary = "Addresses for every buffer, aligned, reused across groups";
   let options = archOptions;

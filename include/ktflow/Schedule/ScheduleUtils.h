@@ -26,6 +26,10 @@ llvm::SmallVector<BufferOp> groupBuffers(GroupOp group);
 
 /// The compute stage of a group (after the initial pipeline), or null.
 StageOp computeStage(GroupOp group);
+/// Buffers a dma_load stage fills, at every level, in program order.
+llvm::SmallVector<BufferOp> dmaLoadBuffers(GroupOp group);
+/// The name of the tensor a buffer holds a tile of ("" if none).
+llvm::StringRef bufferTensorName(BufferOp buffer);
 
 /// The tile shape (iteration space extents) of the outer pipeline, or the
 /// group's full space when no tile is chosen yet.
