@@ -213,10 +213,13 @@ public:
   /// Fully masked grid tiles appear in no class: they have nothing to do.
   struct CoreClass {
     SmallVector<int64_t> cores, space;
+    /// The split's shares of `space` (the schedule's `classes` decision).
+    SmallVector<int64_t> shares;
     /// Grid tile `firstTile + k` runs on core k: a grid with more tiles
     /// than cores runs in rounds of one tile per core.
     int64_t firstTile = 0;
   };
+  /// The classes of grid tiles the schedule recorded (`classes`).
   FailureOr<SmallVector<CoreClass>> coreClasses();
   /// Lowers only `cls.cores`, over `cls.space` (call before collect()).
   void restrictTo(const CoreClass &cls) { restriction = cls; }
@@ -784,33 +787,11 @@ LogicalResult GroupLowering::collect() {
 
   if (restriction && restriction->space.size() == space.size() && splitDim >= 0 &&
       splitDim < (int64_t)space.size()) {
-    // The split's instances share what is valid of the split dimension, as
-    // evenly as the schedule's shares were: in whole vectors along the
-    // vector dimension (so only the last share can end with a partial
-    // one), in single indices elsewhere, and only over the instances the
-    // schedule gave work. A schedule that split nothing (one share, e.g.
-    // along a reduced dimension, which instances must not divide: each
-    // would fold part of the rows into the same results) keeps one.
-    int64_t n = std::max<int64_t>(1, llvm::count_if(shares, [](int64_t e) { return e > 0; }));
-    if (splitDim == reduceDim)
-      n = 1;
-    int64_t valid = space[splitDim];
-    if (reduceDim >= 0 && splitDim != reduceDim) {
-      // A reduction keeps the schedule's share boundaries, cut at the valid
-      // extent: the split put them on whole DMA granules of results, and an
-      // even rebalance would not.
-      for (int64_t &share : shares) {
-        share = std::min(share, valid);
-        valid -= share;
-      }
-    } else {
-      int64_t unit = splitDim == (int64_t)space.size() - 1 ? vectorWidth : 1;
-      int64_t units = (valid + unit - 1) / unit, left = valid;
-      for (int64_t i = 0; i < (int64_t)shares.size(); ++i) {
-        shares[i] = i < n ? std::min(left, (units / n + (i < units % n ? 1 : 0)) * unit) : 0;
-        left -= shares[i];
-      }
-    }
+    // The schedule's shares of the class's valid extent (ktsched-classify-tiles).
+    if (restriction->shares.size() != shares.size())
+      return outer->emitError("a class of grid tiles has ")
+             << restriction->shares.size() << " shares, the split " << shares.size();
+    shares = restriction->shares;
   }
 
   // Tiles of each sub-core instance, in loop order (outermost first).
@@ -1793,54 +1774,26 @@ LogicalResult GroupLowering::emitTwoLevel() {
 }
 
 FailureOr<SmallVector<GroupLowering::CoreClass>> GroupLowering::coreClasses() {
-  auto grid = kernel.getGrid();
-  SmallVector<CoreClass> classes;
-  for (int64_t c : coreIds) {
-    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
-                                   c / (grid[0] * grid[1]), 0};
-    // The valid extent of every loop iteration must be the same: the
-    // iterations share one unrolled program.
-    std::optional<SmallVector<int64_t>> valid;
-    if (loopTripsOf[c] == 0)
-      continue; // no iterations: nothing to move or compute
-    for (int64_t iteration = 0; iteration < loopTripsOf[c]; ++iteration) {
-      coords[3] = loopLower[c] + iteration * loopStep;
-      SmallVector<int64_t> extent(space.begin(), space.end());
-      for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
-        SmallVector<int64_t> at(coords.begin(), coords.end());
-        at.resize(t.origin.getNumDims(), 0);
-        SmallVector<int64_t> origin = t.origin.compose(at);
-        auto shape = t.tensor.getShape();
-        auto lower = t.tensor.getLowerCorner();
-        size_t rank = std::min({t.dims.size(), origin.size(), shape.size(), lower.size()});
-        for (size_t i = 0; i < rank; ++i) {
-          int64_t d = t.dims[i];
-          if (d < 0)
-            continue;
-          int64_t valid = std::clamp<int64_t>(shape[i] - (origin[i] - lower[i]), 0, space[d]);
-          extent[d] = std::min(extent[d], valid);
-        }
-      }
-      // Valid rows that are not whole vectors end in a partial vector,
-      // which checkPartialVector() accepts where the data ends (the
-      // whole tile is not moved instead: that could write past the
-      // symbol's alignment padding).
-      if (valid && *valid != extent)
-        return group.emitError("grid tile ")
-               << c << " is partly masked in some loop iterations only: not lowered";
-      valid = extent;
-    }
-    if (llvm::any_of(*valid, [](int64_t e) { return e <= 0; }))
-      continue; // fully masked: nothing to move or compute
-    auto it = llvm::find_if(classes, [&](const CoreClass &k) {
-      return k.space == *valid && loopTripsOf[k.cores.front()] == loopTripsOf[c];
-    });
-    if (it == classes.end())
-      classes.push_back({{c}, *valid});
-    else
-      it->cores.push_back(c);
+  auto classes = llvm::dyn_cast_or_null<ArrayAttr>(decisionValue(outer, "classes"));
+  if (!classes)
+    return outer->emitError("pipeline lacks the `classes` decision (ktsched-classify-tiles)");
+  SmallVector<CoreClass> result;
+  for (Attribute entry : classes) {
+    auto dict = llvm::dyn_cast<DictionaryAttr>(entry);
+    auto tiles = dict ? dict.getAs<DenseI64ArrayAttr>("tiles") : nullptr;
+    auto valid = dict ? dict.getAs<DenseI64ArrayAttr>("space") : nullptr;
+    auto classShares = dict ? dict.getAs<DenseI64ArrayAttr>("shares") : nullptr;
+    if (!tiles || !valid || !classShares || tiles.empty())
+      return outer->emitError("a class of grid tiles lacks tiles, space or shares");
+    CoreClass cls;
+    cls.cores.assign(tiles.asArrayRef().begin(), tiles.asArrayRef().end());
+    cls.space.assign(valid.asArrayRef().begin(), valid.asArrayRef().end());
+    cls.shares.assign(classShares.asArrayRef().begin(), classShares.asArrayRef().end());
+    if (llvm::any_of(cls.cores, [&](int64_t c) { return !llvm::is_contained(coreIds, c); }))
+      return outer->emitError("a class of grid tiles names a tile outside the grid");
+    result.push_back(std::move(cls));
   }
-  return classes;
+  return result;
 }
 
 FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) {
@@ -2793,7 +2746,7 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     out.workload = before;
     for (int64_t first = 0; first < gridTiles; first += cores)
       for (const GroupLowering::CoreClass &cls : *classes) {
-        GroupLowering::CoreClass part{{}, cls.space, first};
+        GroupLowering::CoreClass part{{}, cls.space, cls.shares, first};
         for (int64_t c : cls.cores)
           if (c >= first && c < first + cores)
             part.cores.push_back(c);

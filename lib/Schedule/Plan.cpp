@@ -58,9 +58,22 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
       SmallVector<BufferOp> buffers = groupBuffers(group);
       if (!buffers.empty())
         g["depth"] = decisionInt(buffers.front(), "depth").value_or(1);
-      if (PipelineOp pipeline = outerPipeline(group))
+      if (PipelineOp pipeline = outerPipeline(group)) {
         if (std::optional<int64_t> lead = decisionInt(pipeline, "lead"))
           g["lead"] = *lead;
+        if (auto classes = dyn_cast_or_null<ArrayAttr>(decisionValue(pipeline, "classes"))) {
+          json::Array list;
+          // Only the partly masked classes: an unmasked one has the split's.
+          for (auto cls : classes.getAsRange<DictionaryAttr>())
+            if (!llvm::equal(cls.getAs<DenseI64ArrayAttr>("space").asArrayRef(),
+                             group.getSpace()))
+              list.push_back(json::Object{
+                {"tiles", toJson(cls.getAs<DenseI64ArrayAttr>("tiles").asArrayRef())},
+                {"shares", toJson(cls.getAs<DenseI64ArrayAttr>("shares").asArrayRef())}});
+          if (!list.empty())
+            g["classes"] = std::move(list);
+        }
+      }
       json::Array hoisted;
       bool decided = false;
       for (BufferOp buffer : dmaLoadBuffers(group))
@@ -205,6 +218,25 @@ struct GroupReplay {
       if (!lead || *lead < 0)
         return error() << "lead must be a non-negative integer";
       pipeline->setAttr("lead", decide(b.getI64IntegerAttr(*lead), kPlan));
+    }
+    if (entry.get("classes")) {
+      // Checked against the schedule's classes by ktsched-classify-tiles.
+      const json::Array *classes = entry.getArray("classes");
+      if (!classes)
+        return error() << "classes must be an array of {tiles, shares}";
+      SmallVector<Attribute> entries;
+      for (const json::Value &v : *classes) {
+        const json::Object *cls = v.getAsObject();
+        GroupReplay item{group, cls ? *cls : entry, file};
+        std::optional<SmallVector<int64_t>> tiles = cls ? item.ints("tiles") : std::nullopt;
+        std::optional<SmallVector<int64_t>> shares = cls ? item.ints("shares") : std::nullopt;
+        if (!tiles || !shares)
+          return error() << "every class needs integer arrays 'tiles' and 'shares'";
+        entries.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("tiles", b.getDenseI64ArrayAttr(*tiles)),
+             b.getNamedAttr("shares", b.getDenseI64ArrayAttr(*shares))}));
+      }
+      pipeline->setAttr("classes", decide(b.getArrayAttr(entries), kPlan));
     }
     if (entry.get("hoist")) {
       const json::Array *names = entry.getArray("hoist");

@@ -3,7 +3,8 @@
 // The scheduler in the order of DESIGN.md: input check, compute groups,
 // initial pipeline, flattening of dense rows that are not whole vectors,
 // path expansion, nesting, buffering, grid-tile merge, instance split, tile
-// selection, an optional plan replay, the DMA's transfer order (hoisted
+// selection, an optional plan replay, grid-tile classes and their shares, the
+// DMA's transfer order (hoisted
 // loads, lead of loads over stores), allocation. The driver and the later
 // lowering both build it from here.
 //
@@ -30,7 +31,9 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createSelectTiles({options.arch}));
   if (!options.plan.empty())
     pm.addPass(createApplyPlan({options.plan}));
-  // After replay: on the final tiles and depths, keeping what the plan set.
+  // After replay: on the final split, tiles and depths, keeping what the
+  // plan set.
+  pm.addPass(createClassifyGridTiles());
   pm.addPass(createOrderTransfers());
   pm.addPass(createAllocateScratchpad({options.arch}));
 }

@@ -102,6 +102,17 @@ def ApplyPlan : Pass<"ktsched-apply-plan", "::mlir::ModuleOp"> {
   ];
 }
 
+def ClassifyGridTiles : Pass<"ktsched-classify-tiles", "::mlir::ModuleOp"> {
+  let summary = "Classes of grid tiles with equal valid extent, and how instances share each";
+  let description = [{
+    Records `classes` on each outer pipeline: the grid tiles with the same
+    valid (unmasked) extent and loop trip count, that extent, and the split
+    shares of each class (a masked class's shares are rebalanced over what
+    is valid). Fully masked tiles are in no class. Runs after tile
+    selection and plan replay; a plan's shares are checked and kept.
+  }];
+}
+
 def OrderTransfers : Pass<"ktsched-order-transfers", "::mlir::ModuleOp"> {
   let summary = "Decide which loads are hoisted out of the tile loop and how far loads lead stores";
   let description = [{
