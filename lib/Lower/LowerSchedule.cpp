@@ -81,11 +81,13 @@ namespace ks = ktflow::ktsched;
 
 namespace {
 
+/// The value of decision `name` on `op`, or null when the op carries no
+/// such decision: every reader diagnoses a missing one (DESIGN.md
+/// principle 6: the lowering never substitutes a default for a decision).
 Attribute decisionValue(Operation *op, StringRef name) {
-  Attribute attr = op->getAttr(name);
-  if (auto decision = llvm::dyn_cast_or_null<ks::DecisionAttr>(attr))
+  if (auto decision = llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr(name)))
     return decision.getValue();
-  return attr;
+  return {};
 }
 
 SmallVector<int64_t> i64Array(Attribute attr) {
@@ -521,7 +523,7 @@ LogicalResult GroupLowering::resolveTransfer(Operation *stage, ArrayAttr transfe
   t.memory = memory ? memory.getValue().str() : "";
   t.address = Bytes(i64Of(decisionValue(b, "address"), -1));
   t.bytes = Bytes(i64Of(b->getAttr("bytes")));
-  t.depth = i64Of(decisionValue(b, "depth"), 1);
+  t.depth = i64Of(decisionValue(b, "depth"), 0);
   t.instanceStride = Bytes(i64Of(b->getAttr("instance_stride")));
   if (t.address.count() < 0 || t.memory.empty() || t.depth < 1)
     return b->emitError("buffer is not allocated (no memory, address or depth)");
@@ -554,11 +556,9 @@ LogicalResult GroupLowering::collect() {
     // of the split dimension (rebalanced below, once the vector is known).
     space = restriction->space;
   }
-  if (loopOrder.size() != space.size()) {
-    loopOrder.clear();
-    for (size_t d = 0; d < space.size(); ++d)
-      loopOrder.push_back(d);
-  }
+  if (loopOrder.size() != space.size())
+    return outer->emitError("pipeline lacks a `loop_order` decision over its ")
+           << space.size() << " dimensions";
 
   Operation *dmaLoad = nullptr, *nested = nullptr, *dmaStore = nullptr;
   for (Operation &op : outer->getRegion(0).front()) {
