@@ -25,7 +25,7 @@ struct TimelineLimits {
   size_t maxExactEvents = 20000;
   /// A binned timeline draws at most this many segments over all units,
   /// within [minBins, maxBins] bins per unit.
-  size_t maxSegments = 40000;
+  size_t maxSegments = 120000;
   unsigned minBins = 100, maxBins = 1000;
 };
 
