@@ -375,35 +375,38 @@ static int runBench() {
   std::vector<Worker> workers(jobs);
   workers[0].context = &context;
   std::vector<BenchRow> rows(plan.size());
-  ProgressLine progress(plan.size());
-  runJobs(plan.size(), jobs, [&](unsigned w, size_t i) {
-    const Planned &planned = plan[i];
-    Worker &worker = workers[w];
-    if (!worker.context) {
-      worker.ownContext = std::make_unique<mlir::MLIRContext>(
-          registry, mlir::MLIRContext::Threading::DISABLED);
-      worker.ownContext->loadAllAvailableDialects();
-      worker.ownContext->printOpOnDiagnostic(false);
-      worker.context = worker.ownContext.get();
-    }
-    // A description is loaded once per context: models hold the
-    // context's types and attributes.
-    std::shared_ptr<const arch::ArchModel> &model = worker.models[planned.archName];
-    if (!model && worker.context == &context)
-      model = planned.model;
-    std::string error;
-    if (!model)
-      model = arch::ArchModel::load(*worker.context, planned.archName, error);
-    progress.started(planned.benchCase.name() + " on " + planned.model->name().str());
-    if (!model) {
-      rows[i].benchCase = planned.benchCase;
-      rows[i].arch = planned.model->name().str();
-      rows[i].reason = "cannot load '" + planned.archName + "' again: " + error;
-    } else {
-      rows[i] = runCase(*worker.context, *model, planned.archName, planned.benchCase);
-    }
-    progress.finished();
-  });
+  {
+    // Erased when it goes out of scope, before the table is printed.
+    ProgressLine progress(plan.size());
+    runJobs(plan.size(), jobs, [&](unsigned w, size_t i) {
+      const Planned &planned = plan[i];
+      Worker &worker = workers[w];
+      if (!worker.context) {
+        worker.ownContext = std::make_unique<mlir::MLIRContext>(
+            registry, mlir::MLIRContext::Threading::DISABLED);
+        worker.ownContext->loadAllAvailableDialects();
+        worker.ownContext->printOpOnDiagnostic(false);
+        worker.context = worker.ownContext.get();
+      }
+      // A description is loaded once per context: models hold the
+      // context's types and attributes.
+      std::shared_ptr<const arch::ArchModel> &model = worker.models[planned.archName];
+      if (!model && worker.context == &context)
+        model = planned.model;
+      std::string error;
+      if (!model)
+        model = arch::ArchModel::load(*worker.context, planned.archName, error);
+      progress.started(planned.benchCase.name() + " on " + planned.model->name().str());
+      if (!model) {
+        rows[i].benchCase = planned.benchCase;
+        rows[i].arch = planned.model->name().str();
+        rows[i].reason = "cannot load '" + planned.archName + "' again: " + error;
+      } else {
+        rows[i] = runCase(*worker.context, *model, planned.archName, planned.benchCase);
+      }
+      progress.finished();
+    });
+  }
   size_t failures = 0, unsupported = 0;
   for (const BenchRow &row : rows) {
     failures += row.outcome == Outcome::Mismatch || row.outcome == Outcome::Error;
