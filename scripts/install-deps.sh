@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   cmake ninja-build ccache make python3 libgtest-dev
+  # Headless, it renders the HTML reports in the tests (test/Report).
+  chromium
 )
 
 missing=()

@@ -22,3 +22,14 @@ config.substitutions.append(("%ktir_examples", os.path.join(config.ktflow_shared
 # check the crash report only without this feature (`%if !sanitizers`).
 if getattr(config, "ktflow_instrumented", False):
     config.available_features.add("sanitizers")
+
+# Headless Chromium renders the HTML reports (test/Report) as a browser
+# would. scripts/install-deps.sh installs it and `make test` runs that
+# first; without it the substitution names a command that does not exist,
+# so those tests fail instead of passing unseen.
+import shutil
+chromium = shutil.which("chromium") or "chromium-not-installed--run-scripts-install-deps.sh"
+config.substitutions.append(("%chromium", " ".join([
+    "timeout", "300", chromium, "--headless", "--no-sandbox", "--disable-gpu",
+    "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"])))

@@ -188,6 +188,7 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
         func.erase();
   ktsched::ScheduleOptions scheduleOptions;
   scheduleOptions.arch = options.arch;
+  scheduleOptions.plan = options.plan;
   mlir::PassManager pm(module.getContext());
   ktsched::buildSchedulePipeline(pm, scheduleOptions);
   if (mlir::failed(pm.run(*scheduled)))
@@ -206,6 +207,7 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
     return mlir::failure();
   RunReport report;
   report.compileMs = millisecondsSince(compileStart);
+  report.decisions = ktsched::listDecisions(*scheduled);
   report.bundle = std::move(lowered->bundle);
   report.workload = std::move(lowered->workload);
   dc::Bundle &bundle = report.bundle;

@@ -9,7 +9,10 @@
 // the wall-clock time of compiling and simulating. A kernel the compiler
 // rejects (a diagnostic) is listed as "unsupported: <first diagnostic>"; a
 // wrong result or a simulator failure is an error, counted, shown and
-// turned into exit status 1. Progress goes to stderr.
+// turned into exit status 1. Progress goes to stderr (one updating line,
+// on a terminal only). With --jobs N, N benchmarks run at a time, each
+// thread with its own MLIRContext (and the descriptions loaded into it);
+// rows keep the suite's order.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
@@ -20,6 +23,8 @@
 #include "ktflow/InitAll.h"
 #include "ktflow/Run/RunKernel.h"
 #include "ktflow/Schedule/ArchAccess.h"
+#include "ktflow/Support/Jobs.h"
+#include "ktflow/Support/Progress.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -32,7 +37,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
+#include <map>
 
 using namespace ktflow;
 namespace cl = llvm::cl;
@@ -59,6 +64,10 @@ static cl::opt<std::string> benchCsv("csv", cl::desc("Also write the results as 
                                      cl::value_desc("FILE"), cl::sub(benchCmd));
 static cl::opt<uint64_t> benchSeed("seed", cl::desc("Seed for random input contents"),
                                    cl::init(0), cl::sub(benchCmd));
+static cl::opt<unsigned> benchJobs("jobs",
+                                   cl::desc("Run N benchmarks at a time (default: the "
+                                            "machine's hardware threads)"),
+                                   cl::value_desc("N"), cl::init(0), cl::sub(benchCmd));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "ktflow bench: " << message << "\n";
@@ -352,24 +361,56 @@ static int runBench() {
     return fail("no benchmark matches --filter '" + benchFilter + "' within --max-bytes " +
                 benchMaxBytes);
 
-  std::vector<BenchRow> rows;
+  // Each thread compiles in its own context; worker 0 uses this one. With
+  // several threads, a context's own thread pool would only oversubscribe
+  // the machine, so it is switched off.
+  unsigned jobs = benchJobs ? unsigned(benchJobs) : defaultJobs();
+  if (jobs > 1)
+    context.disableMultithreading();
+  struct Worker {
+    std::unique_ptr<mlir::MLIRContext> ownContext;
+    mlir::MLIRContext *context = nullptr;
+    std::map<std::string, std::shared_ptr<const arch::ArchModel>> models;
+  };
+  std::vector<Worker> workers(jobs);
+  workers[0].context = &context;
+  std::vector<BenchRow> rows(plan.size());
+  {
+    // Erased when it goes out of scope, before the table is printed.
+    ProgressLine progress(plan.size());
+    runJobs(plan.size(), jobs, [&](unsigned w, size_t i) {
+      const Planned &planned = plan[i];
+      Worker &worker = workers[w];
+      if (!worker.context) {
+        worker.ownContext = std::make_unique<mlir::MLIRContext>(
+            registry, mlir::MLIRContext::Threading::DISABLED);
+        worker.ownContext->loadAllAvailableDialects();
+        worker.ownContext->printOpOnDiagnostic(false);
+        worker.context = worker.ownContext.get();
+      }
+      // A description is loaded once per context: models hold the
+      // context's types and attributes.
+      std::shared_ptr<const arch::ArchModel> &model = worker.models[planned.archName];
+      if (!model && worker.context == &context)
+        model = planned.model;
+      std::string error;
+      if (!model)
+        model = arch::ArchModel::load(*worker.context, planned.archName, error);
+      progress.started(planned.benchCase.name() + " on " + planned.model->name().str());
+      if (!model) {
+        rows[i].benchCase = planned.benchCase;
+        rows[i].arch = planned.model->name().str();
+        rows[i].reason = "cannot load '" + planned.archName + "' again: " + error;
+      } else {
+        rows[i] = runCase(*worker.context, *model, planned.archName, planned.benchCase);
+      }
+      progress.finished();
+    });
+  }
   size_t failures = 0, unsupported = 0;
-  for (size_t i = 0; i < plan.size(); ++i) {
-    const Planned &planned = plan[i];
-    llvm::errs() << "[" << i + 1 << "/" << plan.size() << "] " << planned.benchCase.name()
-                 << " on " << planned.model->name() << " ... ";
-    auto start = std::chrono::steady_clock::now();
-    BenchRow row = runCase(context, *planned.model, planned.archName, planned.benchCase);
-    double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
-    if (measured(row))
-      llvm::errs() << llvm::format("ratio %.2f", row.ratio());
-    llvm::errs() << " " << (row.outcome == Outcome::Match ? "match" : row.result())
-                 << llvm::format(" (%.0f ms)\n", ms);
+  for (const BenchRow &row : rows) {
     failures += row.outcome == Outcome::Mismatch || row.outcome == Outcome::Error;
     unsupported += row.outcome == Outcome::Unsupported;
-    rows.push_back(std::move(row));
   }
 
   printTable(rows, llvm::outs());

@@ -19,6 +19,10 @@
 // of each (description, reason) is saved and reduced while it stays
 // unsupported for that reason, and DIR/unsupported.tsv indexes them. Exit
 // status 1 when any program failed, or with --strict was unsupported.
+// With --jobs N the programs run N at a time, each thread in its own
+// MLIRContext; the bookkeeping (counts, first kernel of each reason,
+// reduction, files) then walks the outcomes in seed order on one thread,
+// so the output is the serial run's.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
@@ -30,6 +34,8 @@
 #include "ktflow/Gen/ReduceKernel.h"
 #include "ktflow/InitAll.h"
 #include "ktflow/Run/RunKernel.h"
+#include "ktflow/Support/Jobs.h"
+#include "ktflow/Support/Progress.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -81,6 +87,10 @@ static cl::opt<int64_t>
 static cl::opt<bool> fuzzNoReduce("no-reduce",
                                   cl::desc("Do not reduce failing or unsupported kernels"),
                                   cl::sub(fuzzCmd));
+static cl::opt<unsigned> fuzzJobs("jobs",
+                                  cl::desc("Run N programs at a time (default: the machine's "
+                                           "hardware threads)"),
+                                  cl::value_desc("N"), cl::init(0), cl::sub(fuzzCmd));
 static cl::opt<bool>
     fuzzStrict("strict",
                cl::desc("Count unsupported kernels as failures (exit status 1), for campaigns "
@@ -305,20 +315,80 @@ static int runFuzz() {
     targets.push_back(std::move(target));
   }
 
-  // (description, reason) -> count (and reproducer), for the unsupported
-  // and failing kinds.
-  std::map<std::pair<std::string, std::string>, UnsupportedReason> unsupportedReasons;
-  std::map<std::pair<std::string, std::string>, unsigned> failReasons;
-  unsigned failures = 0, unsupported = 0;
+  // Every program on every description, `jobs` at a time: outcome
+  // [i * targets + t] is program i on targets[t].
+  struct Program {
+    uint64_t seed;
+    gen::KernelSpec spec;
+    std::string text, bufferName;
+  };
+  std::vector<Program> programs;
   for (uint64_t i = 0; i < fuzzCount; ++i) {
     uint64_t seed = fuzzSeed + i;
     gen::RandomKernelOptions generatorOptions;
     generatorOptions.maxTiles = fuzzMaxTiles;
     gen::KernelSpec spec = gen::randomKernel(seed, generatorOptions);
     std::string text = gen::printKernel(spec);
-    std::string bufferName = "fuzz-seed" + std::to_string(seed) + ".mlir";
-    for (ArchTarget &target : targets) {
-      Outcome outcome = runOne(context, text, bufferName, target, seed);
+    programs.push_back(
+        {seed, std::move(spec), std::move(text), "fuzz-seed" + std::to_string(seed) + ".mlir"});
+  }
+  unsigned jobs = fuzzJobs ? unsigned(fuzzJobs) : defaultJobs();
+  // Worker 0 runs in this context; the others each in their own, with the
+  // descriptions loaded into it (a model holds its context's types). A
+  // context's own thread pool would only oversubscribe the machine.
+  if (jobs > 1)
+    context.disableMultithreading();
+  struct Worker {
+    std::unique_ptr<mlir::MLIRContext> context;
+    std::vector<ArchTarget> targets;
+  };
+  std::vector<Worker> workers(jobs);
+  std::vector<Outcome> outcomes(programs.size() * targets.size());
+  {
+    ProgressLine progress(outcomes.size());
+    runJobs(outcomes.size(), jobs, [&](unsigned w, size_t k) {
+      const Program &program = programs[k / targets.size()];
+      const ArchTarget &target = targets[k % targets.size()];
+      progress.started("seed " + std::to_string(program.seed) + " on " + target.name);
+      Worker &worker = workers[w];
+      if (w != 0 && !worker.context) {
+        worker.context = std::make_unique<mlir::MLIRContext>(
+            registry, mlir::MLIRContext::Threading::DISABLED);
+        worker.context->loadAllAvailableDialects();
+        worker.context->printOpOnDiagnostic(false);
+        for (const ArchTarget &shared : targets) {
+          ArchTarget own;
+          own.name = shared.name;
+          std::string error;
+          own.model = arch::ArchModel::load(*worker.context, own.name, error);
+          worker.targets.push_back(std::move(own));
+        }
+      }
+      const ArchTarget &own = w == 0 ? target : worker.targets[k % targets.size()];
+      if (!own.model) {
+        outcomes[k] = {Verdict::Fail, "cannot load the description again",
+                       "cannot load '" + own.name + "' in a worker's context"};
+      } else {
+        outcomes[k] = runOne(w == 0 ? context : *worker.context, program.text,
+                             program.bufferName, own, program.seed);
+      }
+      progress.finished();
+    });
+  }
+
+  // (description, reason) -> count (and reproducer), for the unsupported
+  // and failing kinds.
+  std::map<std::pair<std::string, std::string>, UnsupportedReason> unsupportedReasons;
+  std::map<std::pair<std::string, std::string>, unsigned> failReasons;
+  unsigned failures = 0, unsupported = 0;
+  for (uint64_t i = 0; i < fuzzCount; ++i) {
+    uint64_t seed = programs[i].seed;
+    const gen::KernelSpec &spec = programs[i].spec;
+    const std::string &text = programs[i].text;
+    const std::string &bufferName = programs[i].bufferName;
+    for (size_t t = 0; t < targets.size(); ++t) {
+      ArchTarget &target = targets[t];
+      const Outcome &outcome = outcomes[i * targets.size() + t];
       if (outcome.verdict == Verdict::Pass) {
         ++target.pass;
         continue;

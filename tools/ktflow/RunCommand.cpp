@@ -16,6 +16,7 @@
 #include "ktflow/InitAll.h"
 #include "ktflow/Interp/Interpreter.h"
 #include "ktflow/Interp/Npy.h"
+#include "ktflow/Report/HtmlReport.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Run/RunKernel.h"
 #include "ktflow/Run/SymbolFiles.h"
@@ -53,6 +54,9 @@ static cl::opt<std::string> runOut("out", cl::desc("Write the simulated buffers 
                                    cl::value_desc("DIR"), cl::sub(runCmd));
 static cl::opt<std::string> runTrace("trace", cl::desc("Write a Chrome trace JSON"),
                                      cl::value_desc("FILE"), cl::sub(runCmd));
+static cl::opt<std::string> runReport("report",
+                                      cl::desc("Write an HTML report (lib/Report, docs/run.md)"),
+                                      cl::value_desc("FILE.html"), cl::sub(runCmd));
 static cl::opt<bool> runInjectFault(
     "inject-fault",
     cl::desc("Testing only: flip one bit of the first simulated output before comparing, "
@@ -90,6 +94,16 @@ static void printPerformance(const sim::SimResult &result, const arch::ArchModel
                  << unit.stall.count() << " stall cycles\n";
 }
 
+/// --report: the HTML page of this run (`input` says what it shows).
+static int writeReport(report::ReportInput input) {
+  if (runReport.empty())
+    return 0;
+  input.command = "ktflow run " + runInput + " --arch " + runArch + " --report " + runReport;
+  if (llvm::Error e = report::writeHtmlReportFile(input, runReport))
+    return failWith(llvm::toString(std::move(e)));
+  return 0;
+}
+
 /// --out: the simulated outputs, as `ktflow sim --out` writes them.
 static int writeOutputs(mlir::MLIRContext &context, const dc::Bundle &bundle,
                         const sim::SimResult &result) {
@@ -115,7 +129,7 @@ static int runBundle(mlir::MLIRContext &context, const arch::ArchModel &model) {
     inputs[name.str()] = std::move(array->data);
   }
   sim::SimOptions options;
-  options.trace = !runTrace.empty();
+  options.trace = !runTrace.empty() || !runReport.empty();
   llvm::Expected<sim::SimResult> result = sim::simulate(*bundle, model, inputs, options);
   if (!result)
     return failWith(llvm::toString(result.takeError()));
@@ -123,6 +137,12 @@ static int runBundle(mlir::MLIRContext &context, const arch::ArchModel &model) {
     return failWith(*result->deadlock);
   llvm::outs() << "comparison: none (device code only)\n";
   printPerformance(*result, model, nullptr);
+  report::ReportInput reportInput;
+  reportInput.title = runInput;
+  reportInput.model = &model;
+  reportInput.result = &*result;
+  if (int rc = writeReport(reportInput))
+    return rc;
   if (!runTrace.empty())
     if (llvm::Error e = sim::writeChromeTrace(*result, runTrace))
       return failWith(llvm::toString(std::move(e)));
@@ -160,7 +180,7 @@ static int runKernel() {
   options.funcName = runFunc;
   options.args.assign(runArgs.begin(), runArgs.end());
   options.seed = runSeed;
-  options.trace = !runTrace.empty();
+  options.trace = !runTrace.empty() || !runReport.empty();
   options.injectFault = runInjectFault;
   std::string message;
   mlir::FailureOr<run::RunReport> report =
@@ -195,6 +215,8 @@ static int runKernel() {
       llvm::outs() << "\n";
   }
   printPerformance(report->result, *model, &report->workload);
+  if (int rc = writeReport(report::reportOfRun(*report, *model, runInput, "")))
+    return rc;
   if (int rc = writeOutputs(context, report->bundle, report->result))
     return rc;
   return report->match ? 0 : 1;

@@ -14,6 +14,7 @@
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/DeviceCode/Program.h"
 #include "ktflow/Interp/Interpreter.h"
+#include "ktflow/Schedule/Decisions.h"
 #include "ktflow/Sim/Simulator.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
@@ -31,6 +32,8 @@ struct RunOptions {
   /// Argument bindings NAME=FILE.npy or NAME=VALUE (see `ktflow interp`).
   std::vector<std::string> args;
   uint64_t seed = 0;
+  /// A plan file to replay (empty: the scheduler's own decisions).
+  std::string plan;
   bool trace = false;
   /// Testing only: flip one bit of the first simulated output before comparing.
   bool injectFault = false;
@@ -73,6 +76,8 @@ struct RunReport {
   dc::Bundle bundle;
   arch::Workload workload;
   sim::SimResult result;
+  /// Every decision of the schedule, with its source.
+  std::vector<ktsched::DecisionRecord> decisions;
   std::vector<OutputComparison> outputs;
   bool match = true;
   /// Wall-clock milliseconds of scheduling + lowering, and of simulation.

@@ -1,0 +1,2 @@
+// Not a kernel: the parser stops at the stray token.
+func.func @broken( {
