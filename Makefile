@@ -18,8 +18,11 @@ build: deps configure
 test: build
 	ninja -C $(BUILD) check
 
+# The demo: a fused multiply-add over four 8 MiB f16 buffers (4096x1024) on
+# spyre's 32 cores, compiled, simulated and checked against the interpreter.
+DEMO_KERNEL ?= examples/demo_fma_4096x1024_f16.mlir
 demo: build
-	./$(BUILD)/bin/ktflow run examples/vector_arith.mlir --arch spyre
+	./$(BUILD)/bin/ktflow run $(DEMO_KERNEL) --arch spyre
 
 # The benchmark suite (not part of `make test`): every kernel on spyre and
 # sample, inputs up to BENCH_MAX_BYTES; tables in build/bench.{csv,json}.

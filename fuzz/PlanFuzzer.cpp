@@ -44,7 +44,7 @@ static std::vector<PrePlan> &prePlans() {
     const std::pair<const char *, llvm::StringRef> pairs[] = {
         {KTFLOW_SOURCE_DIR "/examples/vector_arith.mlir", "spyre"},
         {KTFLOW_SOURCE_DIR "/examples/vector_arith.mlir", "deep"},
-        {KTFLOW_SOURCE_DIR "/../shared/ktir-examples/03_broadcast_row_and_scalar.mlir",
+        {KTFLOW_SOURCE_DIR "/examples/ktir/03_broadcast_row_and_scalar.mlir",
          "sample"}};
     for (auto [path, arch] : pairs) {
       mlir::OwningOpRef<mlir::ModuleOp> kernel =

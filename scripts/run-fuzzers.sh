@@ -20,7 +20,7 @@ seconds=${2:-60}
 shift 2 2>/dev/null || shift $#
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(ktir-fuzzer arch-fuzzer plan-fuzzer kbin-fuzzer kasm-fuzzer)
-shared="$src/../shared"
+ktir="$src/examples/ktir"
 # Seeds are made with KTFLOW if set, else an uninstrumented build/ ktflow
 # when there is one (many times faster than the instrumented one).
 ktflow=${KTFLOW:-$src/build/bin/ktflow}
@@ -33,7 +33,7 @@ export ASAN_OPTIONS=$asan_options
 seed_kernels() {
   local dir=$1
   mkdir -p "$dir"
-  cp "$src"/examples/*.mlir "$shared"/ktir-examples/*.mlir "$dir"/ 2>/dev/null
+  cp "$src"/examples/*.mlir "$ktir"/*.mlir "$dir"/ 2>/dev/null
   for seed in $(seq 1 20); do
     "$ktflow" gen --random --seed "$seed" -o "$dir/gen-$seed.mlir"
   done
@@ -66,7 +66,7 @@ seeds_for() {
   mkdir -p "$dir"
   case $target in
     ktir-fuzzer)
-      cp "$shared"/ktir-examples/*.mlir "$shared"/ktir-examples/invalid/*.mlir "$dir"/ 2>/dev/null
+      cp "$ktir"/*.mlir "$ktir"/invalid/*.mlir "$dir"/ 2>/dev/null
       cp "$src"/examples/*.mlir "$dir"/ 2>/dev/null
       cp "$src"/test/KTDP/*.mlir "$dir"/ 2>/dev/null
       for seed in $(seq 1 20); do

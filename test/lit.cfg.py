@@ -12,10 +12,17 @@ config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "I
 config.environment["PATH"] = os.pathsep.join(
     [config.ktflow_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 
-config.substitutions.append(("%shared", config.ktflow_shared_dir))
 config.substitutions.append(("%examples", os.path.join(config.ktflow_src_root, "examples")))
 config.substitutions.append(("%arch_dir", os.path.join(config.ktflow_src_root, "arch")))
-config.substitutions.append(("%ktir_examples", os.path.join(config.ktflow_shared_dir, "ktir-examples")))
+# The KTIR example corpus the repository carries (examples/ktir, invalid/ beside it).
+config.substitutions.append(("%ktir_examples", os.path.join(config.ktflow_src_root, "examples", "ktir")))
+
+config.substitutions.append(("%ktflow_version", config.ktflow_version))
+# test/Install: `cmake --install` of this build and a consumer built with
+# the compiler ktflow was built with.
+config.substitutions.append(("%ktflow_obj_root", config.ktflow_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx", config.cxx_compiler))
 
 # ASan/UBSan (and fuzzing) builds: inputs that crash the uninstrumented
 # upstream MLIR parser do not crash there, so the tests of those crashes

@@ -18,6 +18,7 @@
 
 #include "ktflow/Interp/Float16.h"
 #include "ktflow/Lower/LowerSchedule.h"
+#include "ktflow/Schedule/Plan.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,6 +27,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/Twine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -193,6 +195,9 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   ktsched::buildSchedulePipeline(pm, scheduleOptions);
   if (mlir::failed(pm.run(*scheduled)))
     return mlir::failure();
+  std::string planJson;
+  llvm::raw_string_ostream planStream(planJson);
+  ktsched::writePlan(*scheduled, planStream);
   lower::LowerOptions lowerOptions;
   const auto &bindings = initial.bindings();
   for (size_t i = 0; i < bindings.size(); ++i)
@@ -210,6 +215,7 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   report.decisions = ktsched::listDecisions(*scheduled);
   report.bundle = std::move(lowered->bundle);
   report.workload = std::move(lowered->workload);
+  report.planJson = std::move(planJson);
   dc::Bundle &bundle = report.bundle;
 
   // 4. Bind the symbols to the interpreter's buffers.
@@ -250,6 +256,20 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
     return mlir::failure();
   }
   report.result = std::move(*result);
+  if (options.keepBuffers)
+    for (const std::unique_ptr<interp::Buffer> &buffer : initial.memory().buffers()) {
+      interp::NpyArray array;
+      array.dtype = interp::npyDtypeOf(buffer->kind);
+      array.shape = buffer->shape;
+      array.data = buffer->bytes;
+      // The symbol may be longer (alignment padding); the buffer's own bytes
+      // come first.
+      auto simulated = report.result.buffers.find(buffer->name);
+      if (simulated != report.result.buffers.end())
+        std::copy_n(simulated->second.begin(),
+                    std::min(simulated->second.size(), array.data.size()), array.data.begin());
+      report.buffers.emplace_back(buffer->name, std::move(array));
+    }
 
   // 6. Compare every output buffer: bit for bit, or (sum reductions) within
   // the tolerance, with M from a second interpreter run.

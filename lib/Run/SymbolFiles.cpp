@@ -45,3 +45,16 @@ llvm::Error run::writeOutputSymbols(mlir::MLIRContext &context, const dc::Bundle
   }
   return llvm::Error::success();
 }
+
+llvm::Error run::writeArrays(llvm::ArrayRef<std::pair<std::string, interp::NpyArray>> arrays,
+                             llvm::StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError(ec, "cannot create '" + dir + "': " + ec.message());
+  for (const auto &[name, array] : arrays) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name + ".npy");
+    if (llvm::Error e = interp::writeNpy(path, array))
+      return e;
+  }
+  return llvm::Error::success();
+}

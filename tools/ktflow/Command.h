@@ -13,6 +13,13 @@ namespace ktflow::tool {
 
 using RunFn = int (*)();
 
+/// The groups a subcommand's --help lists its options in (LLVM prints the
+/// categories by name; LLVM's own options are hidden, see ktflow.cpp).
+llvm::cl::OptionCategory &inputCategory();    ///< kernel, architecture, bindings
+llvm::cl::OptionCategory &outputCategory();   ///< files written, what is printed
+llvm::cl::OptionCategory &scheduleCategory(); ///< scheduling decisions, plans
+llvm::cl::OptionCategory &limitsCategory();   ///< checks, limits, testing aids
+
 /// Registers `run` as the body of subcommand `sub`. Used via a static
 /// CommandRegistration in each subcommand file.
 struct CommandRegistration {

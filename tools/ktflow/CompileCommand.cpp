@@ -36,25 +36,37 @@ static cl::opt<std::string> compileInput(cl::Positional, cl::Required,
 static cl::opt<std::string> compileArch("arch",
                                         cl::desc("architecture description (name or file); "
                                                  "default: one embedded in the input"),
+                                        cl::cat(ktflow::tool::inputCategory()),
                                         cl::sub(compileCmd));
 static cl::opt<std::string> compileEmit("emit",
                                         cl::desc("what to print: schedule, or asm (the "
                                                  "device code's text form)"),
-                                        cl::init("schedule"), cl::sub(compileCmd));
+                                        cl::init("schedule"),
+                                        cl::cat(ktflow::tool::outputCategory()),
+                                        cl::sub(compileCmd));
 static cl::opt<std::string> compileDumpPlan("dump-plan",
                                             cl::desc("write the decisions as JSON to FILE"),
-                                            cl::value_desc("FILE"), cl::sub(compileCmd));
+                                            cl::value_desc("FILE"),
+                                            cl::cat(ktflow::tool::outputCategory()),
+                                            cl::sub(compileCmd));
 static cl::opt<std::string> compilePlan("plan", cl::desc("replay the decisions of FILE"),
-                                        cl::value_desc("FILE"), cl::sub(compileCmd));
+                                        cl::value_desc("FILE"),
+                                        cl::cat(ktflow::tool::scheduleCategory()),
+                                        cl::sub(compileCmd));
 static cl::opt<std::string> compileOutput("o",
                                           cl::desc("lower to device code and write the "
                                                    "binary bundle to FILE"),
-                                          cl::value_desc("FILE"), cl::sub(compileCmd));
-static cl::list<std::string>
-    compileScalars("arg", cl::desc("value of a scalar argument: INDEX=VALUE"),
-                   cl::value_desc("INDEX=VALUE"), cl::sub(compileCmd));
-static cl::opt<int64_t> compileDepth("depth", cl::desc("buffer depth (default 2)"),
-                                     cl::init(2), cl::sub(compileCmd));
+                                          cl::value_desc("FILE"),
+                                          cl::cat(ktflow::tool::outputCategory()),
+                                          cl::sub(compileCmd));
+static cl::list<std::string> compileScalars("arg",
+                                            cl::desc("value of a scalar argument: INDEX=VALUE"),
+                                            cl::value_desc("INDEX=VALUE"),
+                                            cl::cat(ktflow::tool::inputCategory()),
+                                            cl::sub(compileCmd));
+static cl::opt<int64_t> compileDepth("depth", cl::desc("buffer depth (default 2)"), cl::init(2),
+                                     cl::cat(ktflow::tool::scheduleCategory()),
+                                     cl::sub(compileCmd));
 
 static int runCompile() {
   if (compileEmit != "schedule" && compileEmit != "asm") {

@@ -33,34 +33,39 @@ using namespace ktflow::gen;
 
 static cl::SubCommand genCmd("gen", "Generate a KTIR kernel (random or benchmark)");
 static cl::opt<bool> genRandom("random", cl::desc("Generate a random kernel from --seed"),
-                               cl::sub(genCmd));
+                               cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<uint64_t> genSeed("seed", cl::desc("Seed of the random kernel"), cl::init(0),
-                                 cl::sub(genCmd));
-static cl::opt<int64_t>
-    genMaxTiles("max-tiles", cl::desc("Largest grid (number of tiles) of a random kernel"),
-                cl::init(RandomKernelOptions().maxTiles), cl::sub(genCmd));
-static cl::opt<std::string> genKernel("kernel",
-                                      cl::desc("Benchmark kernel: add, mul, fma, relu, "
-                                               "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax"),
-                                      cl::value_desc("KIND"), cl::sub(genCmd));
+                                 cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
+static cl::opt<int64_t> genMaxTiles("max-tiles",
+                                    cl::desc("Largest grid (number of tiles) of a random kernel"),
+                                    cl::init(RandomKernelOptions().maxTiles),
+                                    cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
+static cl::opt<std::string>
+    genKernel("kernel",
+              cl::desc("Benchmark kernel: add, mul, fma, relu, "
+                       "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax"),
+              cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
-                                     cl::value_desc("RxC"), cl::init("64x256"), cl::sub(genCmd));
+                                     cl::value_desc("RxC"), cl::init("64x256"),
+                                     cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genDtype("dtype", cl::desc("Benchmark element type: f16 or f32"),
-                                     cl::init("f16"), cl::sub(genCmd));
-static cl::opt<int64_t> genGrid("grid", cl::desc("Benchmark grid (number of tiles)"),
-                                cl::init(1), cl::sub(genCmd));
+                                     cl::init("f16"), cl::cat(ktflow::tool::inputCategory()),
+                                     cl::sub(genCmd));
+static cl::opt<int64_t> genGrid("grid", cl::desc("Benchmark grid (number of tiles)"), cl::init(1),
+                                cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<unsigned> genCount("count",
                                   cl::desc("Random kernels of seeds S..S+N-1; with -o DIR, "
                                            "one file DIR/seed-S.mlir each"),
-                                  cl::init(1), cl::sub(genCmd));
+                                  cl::init(1), cl::cat(ktflow::tool::outputCategory()),
+                                  cl::sub(genCmd));
 static cl::opt<bool> genVerify("verify",
                                cl::desc("Parse and verify each kernel as `ktflow check` does"),
-                               cl::sub(genCmd));
+                               cl::cat(ktflow::tool::limitsCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genOutput("o",
                                       cl::desc("Output file, or directory with --count "
                                                "(default: stdout)"),
                                       cl::value_desc("FILE|DIR"), cl::init("-"),
-                                      cl::sub(genCmd));
+                                      cl::cat(ktflow::tool::outputCategory()), cl::sub(genCmd));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "ktflow gen: " << message << "\n";

@@ -28,30 +28,35 @@ static cl::SubCommand interpCmd("interp", "Run a KTIR kernel in the reference in
 static cl::opt<std::string> interpInput(cl::Positional, cl::Required,
                                         cl::desc("<kernel.mlir>"), cl::sub(interpCmd));
 static cl::opt<std::string> interpFunc("func", cl::desc("Kernel function to launch"),
-                                       cl::value_desc("NAME"), cl::sub(interpCmd));
-static cl::list<std::string>
-    interpArgs("arg", cl::desc("Bind an argument: NAME=FILE.npy or NAME=VALUE"),
-               cl::value_desc("NAME=FILE.npy|NAME=VALUE"), cl::sub(interpCmd));
+                                       cl::value_desc("NAME"),
+                                       cl::cat(ktflow::tool::inputCategory()), cl::sub(interpCmd));
+static cl::list<std::string> interpArgs("arg",
+                                        cl::desc("Bind an argument: NAME=FILE.npy or NAME=VALUE"),
+                                        cl::value_desc("NAME=FILE.npy|NAME=VALUE"),
+                                        cl::cat(ktflow::tool::inputCategory()), cl::sub(interpCmd));
 static cl::opt<uint64_t> interpSeed("seed", cl::desc("Seed for random buffer contents"),
-                                    cl::init(0), cl::sub(interpCmd));
+                                    cl::init(0), cl::cat(ktflow::tool::inputCategory()),
+                                    cl::sub(interpCmd));
 static cl::opt<std::string> interpOut("out", cl::desc("Write every buffer as DIR/NAME.npy"),
-                                      cl::value_desc("DIR"), cl::sub(interpCmd));
-static cl::opt<int64_t>
-    interpScratchpad("scratchpad-bytes",
-                     cl::desc("Capacity of each tile's scratchpad (default 2 MiB)"),
-                     cl::init(2 << 20), cl::sub(interpCmd));
-static cl::list<int64_t>
-    interpGrid("grid", cl::desc("Grid for a kernel without a 'grid' attribute"),
-               cl::CommaSeparated, cl::sub(interpCmd));
-static cl::list<std::string>
-    interpPrint("print", cl::desc("Print a buffer's values after the run"),
-                cl::value_desc("NAME"), cl::sub(interpCmd));
+                                      cl::value_desc("DIR"),
+                                      cl::cat(ktflow::tool::outputCategory()), cl::sub(interpCmd));
+static cl::opt<int64_t> interpScratchpad(
+    "scratchpad-bytes", cl::desc("Capacity of each tile's scratchpad (default 2 MiB)"),
+    cl::init(2 << 20), cl::cat(ktflow::tool::limitsCategory()), cl::sub(interpCmd));
+static cl::list<int64_t> interpGrid("grid",
+                                    cl::desc("Grid for a kernel without a 'grid' attribute"),
+                                    cl::CommaSeparated, cl::cat(ktflow::tool::inputCategory()),
+                                    cl::sub(interpCmd));
+static cl::list<std::string> interpPrint("print", cl::desc("Print a buffer's values after the run"),
+                                         cl::value_desc("NAME"),
+                                         cl::cat(ktflow::tool::outputCategory()),
+                                         cl::sub(interpCmd));
 static cl::opt<bool>
     interpCheckRaces("check-races",
                      cl::desc("Report global bytes touched by two tiles when one writes"),
-                     cl::sub(interpCmd));
+                     cl::cat(ktflow::tool::limitsCategory()), cl::sub(interpCmd));
 static cl::opt<bool> interpQuiet("quiet", cl::desc("Do not print the summary"),
-                                 cl::sub(interpCmd));
+                                 cl::cat(ktflow::tool::outputCategory()), cl::sub(interpCmd));
 
 static int runInterp() {
   mlir::DialectRegistry registry;

@@ -4,14 +4,16 @@
 // device code, runs the reference interpreter on the same inputs (the
 // interpreter binds the arguments — --arg files, scalars, seeded random
 // fill — and the simulator receives exactly those bytes), and compares
-// every output buffer. Then prints cycles, the roofline bound of the
-// schedule's workload, their ratio, the limiting resource and per-unit
-// utilisation. docs/run.md describes the output and the comparison rules.
+// every output buffer. Then prints the summary of RunSummary.h (cycles, the
+// roofline bound of the schedule's workload, their ratio, the limiting
+// resource, the plan; per-unit utilisation with --verbose). docs/run.md
+// describes the output and the comparison rules.
 // Exit status 1 on a mismatch or any error.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
+#include "RunSummary.h"
 
 #include "ktflow/InitAll.h"
 #include "ktflow/Interp/Interpreter.h"
@@ -42,56 +44,39 @@ static cl::opt<std::string> runInput(cl::Positional, cl::Required,
                                      cl::desc("<kernel.mlir|bundle.kbin>"), cl::sub(runCmd));
 static cl::opt<std::string> runArch("arch", cl::Required,
                                     cl::desc("Architecture description (name or file)"),
-                                    cl::sub(runCmd));
+                                    cl::cat(ktflow::tool::inputCategory()), cl::sub(runCmd));
 static cl::opt<std::string> runFunc("func", cl::desc("Kernel function to launch"),
-                                    cl::value_desc("NAME"), cl::sub(runCmd));
+                                    cl::value_desc("NAME"), cl::cat(ktflow::tool::inputCategory()),
+                                    cl::sub(runCmd));
 static cl::list<std::string> runArgs("arg",
                                      cl::desc("Bind an argument: NAME=FILE.npy or NAME=VALUE"),
-                                     cl::value_desc("NAME=FILE.npy|NAME=VALUE"), cl::sub(runCmd));
-static cl::opt<uint64_t> runSeed("seed", cl::desc("Seed for random buffer contents"),
-                                 cl::init(0), cl::sub(runCmd));
-static cl::opt<std::string> runOut("out", cl::desc("Write the simulated buffers as DIR/NAME.npy"),
-                                   cl::value_desc("DIR"), cl::sub(runCmd));
+                                     cl::value_desc("NAME=FILE.npy|NAME=VALUE"),
+                                     cl::cat(ktflow::tool::inputCategory()), cl::sub(runCmd));
+static cl::opt<uint64_t> runSeed("seed", cl::desc("Seed for random buffer contents"), cl::init(0),
+                                 cl::cat(ktflow::tool::inputCategory()), cl::sub(runCmd));
+static cl::opt<std::string>
+    runOut("out",
+           cl::desc("Write every buffer, inputs and outputs, as DIR/NAME.npy in the kernel's "
+                    "shapes (as `ktflow interp --out`; outputs of a .kbin: flat)"),
+           cl::value_desc("DIR"), cl::cat(ktflow::tool::outputCategory()), cl::sub(runCmd));
+static cl::opt<bool> runVerbose("verbose", cl::desc("Also print per-unit utilisation"),
+                                cl::cat(ktflow::tool::outputCategory()), cl::sub(runCmd));
 static cl::opt<std::string> runTrace("trace", cl::desc("Write a Chrome trace JSON"),
-                                     cl::value_desc("FILE"), cl::sub(runCmd));
+                                     cl::value_desc("FILE"),
+                                     cl::cat(ktflow::tool::outputCategory()), cl::sub(runCmd));
 static cl::opt<std::string> runReport("report",
                                       cl::desc("Write an HTML report (lib/Report, docs/run.md)"),
-                                      cl::value_desc("FILE.html"), cl::sub(runCmd));
+                                      cl::value_desc("FILE.html"),
+                                      cl::cat(ktflow::tool::outputCategory()), cl::sub(runCmd));
 static cl::opt<bool> runInjectFault(
     "inject-fault",
     cl::desc("Testing only: flip one bit of the first simulated output before comparing, "
              "so the comparison must report a mismatch"),
-    cl::sub(runCmd));
+    cl::cat(ktflow::tool::limitsCategory()), cl::sub(runCmd));
 
 static int failWith(const llvm::Twine &message) {
   llvm::errs() << "ktflow run: " << message << "\n";
   return 1;
-}
-
-static void printPerformance(const sim::SimResult &result, const arch::ArchModel &model,
-                             const arch::Workload *workload) {
-  llvm::outs() << "simulated cycles: " << result.totalCycles.count() << " ("
-               << sim::formatCycleTime(result.totalCycles, model) << ")\n";
-  if (workload) {
-    llvm::Expected<arch::RooflineBound> bound = model.roofline(*workload);
-    if (!bound) {
-      llvm::outs() << "roofline bound: unavailable (" << llvm::toString(bound.takeError())
-                   << ")\n";
-    } else if (bound->limiting) {
-      const arch::ResourceLoad &limit = bound->loads[*bound->limiting];
-      double cycles = std::max(1.0, bound->cycles);
-      llvm::outs() << "roofline bound: " << llvm::format("%.0f", bound->cycles)
-                   << " cycles, limited by " << model.resourceName(limit.resource) << "\n";
-      llvm::outs() << "cycles / bound: "
-                   << llvm::format("%.2f", double(result.totalCycles.count()) / cycles) << "\n";
-    }
-  }
-  llvm::outs() << "unit utilisation (busy / total cycles):\n";
-  double total = std::max<int64_t>(1, result.totalCycles.count());
-  for (const sim::UnitStats &unit : result.units)
-    llvm::outs() << "  " << unit.name << ": "
-                 << llvm::format("%.1f%%", 100.0 * unit.busy.count() / total) << " busy, "
-                 << unit.stall.count() << " stall cycles\n";
 }
 
 /// --report: the HTML page of this run (`input` says what it shows).
@@ -104,7 +89,8 @@ static int writeReport(report::ReportInput input) {
   return 0;
 }
 
-/// --out: the simulated outputs, as `ktflow sim --out` writes them.
+/// --out for saved device code: the simulated outputs, as `ktflow sim --out`
+/// writes them (a bundle carries no kernel shapes).
 static int writeOutputs(mlir::MLIRContext &context, const dc::Bundle &bundle,
                         const sim::SimResult &result) {
   if (runOut.empty())
@@ -136,13 +122,15 @@ static int runBundle(mlir::MLIRContext &context, const arch::ArchModel &model) {
   if (result->deadlock)
     return failWith(*result->deadlock);
   llvm::outs() << "comparison: none (device code only)\n";
-  printPerformance(*result, model, nullptr);
+  tool::printPerformance(llvm::outs(), *result, model, nullptr, runVerbose);
   report::ReportInput reportInput;
   reportInput.title = runInput;
   reportInput.model = &model;
   reportInput.result = &*result;
   if (int rc = writeReport(reportInput))
     return rc;
+  if (!runReport.empty())
+    llvm::outs() << "report: " << runReport << "\n";
   if (!runTrace.empty())
     if (llvm::Error e = sim::writeChromeTrace(*result, runTrace))
       return failWith(llvm::toString(std::move(e)));
@@ -182,6 +170,7 @@ static int runKernel() {
   options.seed = runSeed;
   options.trace = !runTrace.empty() || !runReport.empty();
   options.injectFault = runInjectFault;
+  options.keepBuffers = !runOut.empty();
   std::string message;
   mlir::FailureOr<run::RunReport> report =
       run::runKernel(*module, *model, interp::collectSourceNames(asmState), options, message);
@@ -191,34 +180,15 @@ static int runKernel() {
     if (llvm::Error e = sim::writeChromeTrace(report->result, runTrace))
       return failWith(llvm::toString(std::move(e)));
 
-  bool anyTolerance = llvm::any_of(report->outputs, [](const run::OutputComparison &o) {
-    return o.tolerance;
-  });
-  if (anyTolerance)
-    llvm::outs() << "comparison: bit-exact, except outputs of sum reductions: |got - ref| <= "
-                    "eps*|ref| + 4*eps*sum|terms| (ktir.md 7.3; reordered sums)\n";
-  else
-    llvm::outs() << "comparison: bit-exact (same order of operations)\n";
-  for (const run::OutputComparison &output : report->outputs) {
-    if (output.firstMismatch >= 0)
-      llvm::outs() << "MISMATCH in " << output.name << " at element " << output.firstMismatch
-                   << ": got " << output.got << ", expected " << output.expected
-                   << (output.tolerance ? " (beyond the sum tolerance)" : "") << "\n";
-    else
-      llvm::outs() << "match: " << output.name << " (" << output.elements << " elements)";
-    if (output.tolerance)
-      llvm::outs() << (output.firstMismatch >= 0 ? "  " : " ") << "tolerance: sum of "
-                   << output.reductionLength << " terms, max error "
-                   << llvm::format("%.3g", output.maxError) << " ("
-                   << llvm::formatv("{0:f2}", output.maxBoundFraction) << " of the bound)\n";
-    else if (output.firstMismatch < 0)
-      llvm::outs() << "\n";
-  }
-  printPerformance(report->result, *model, &report->workload);
   if (int rc = writeReport(report::reportOfRun(*report, *model, runInput, "")))
     return rc;
-  if (int rc = writeOutputs(context, report->bundle, report->result))
-    return rc;
+  tool::RunSummaryOptions summary;
+  summary.verbose = runVerbose;
+  summary.reportPath = runReport;
+  tool::printRunSummary(llvm::outs(), *report, *model, summary);
+  if (!runOut.empty())
+    if (llvm::Error e = run::writeArrays(report->buffers, runOut))
+      return failWith(llvm::toString(std::move(e)));
   return report->match ? 0 : 1;
 }
 

@@ -38,28 +38,34 @@ static cl::opt<std::string> simInput(cl::Positional, cl::Required,
                                      cl::desc("<bundle.kbin|code.kasm>"), cl::sub(simCmd));
 static cl::opt<std::string> simArch("arch", cl::Required,
                                     cl::desc("Architecture description (name or file)"),
-                                    cl::value_desc("NAME|FILE"), cl::sub(simCmd));
+                                    cl::value_desc("NAME|FILE"),
+                                    cl::cat(ktflow::tool::inputCategory()), cl::sub(simCmd));
 static cl::list<std::string> simArgs("arg", cl::desc("Bind an input symbol: NAME=FILE.npy"),
-                                     cl::value_desc("NAME=FILE.npy"), cl::sub(simCmd));
+                                     cl::value_desc("NAME=FILE.npy"),
+                                     cl::cat(ktflow::tool::inputCategory()), cl::sub(simCmd));
 static cl::opt<uint64_t> simSeed("seed",
                                  cl::desc("Seed for the contents of symbols no --arg binds "
                                           "(the values of `ktflow interp --seed`)"),
-                                 cl::init(0), cl::value_desc("N"), cl::sub(simCmd));
+                                 cl::init(0), cl::value_desc("N"),
+                                 cl::cat(ktflow::tool::inputCategory()), cl::sub(simCmd));
 static cl::opt<std::string> simOut("out", cl::desc("Write every output symbol as DIR/NAME.npy"),
-                                   cl::value_desc("DIR"), cl::sub(simCmd));
+                                   cl::value_desc("DIR"), cl::cat(ktflow::tool::outputCategory()),
+                                   cl::sub(simCmd));
 static cl::opt<std::string> simTrace("trace", cl::desc("Write a Chrome trace JSON"),
-                                     cl::value_desc("FILE"), cl::sub(simCmd));
+                                     cl::value_desc("FILE"),
+                                     cl::cat(ktflow::tool::outputCategory()), cl::sub(simCmd));
 static cl::opt<uint64_t> simMaxInstructions(
     "max-instructions",
     cl::desc("Stop with an error after N instructions, all units together (0: no limit)"),
-    cl::init(sim::SimLimits().maxInstructions), cl::value_desc("N"), cl::sub(simCmd));
-static cl::opt<uint64_t> simMaxCycles(
-    "max-cycles", cl::desc("Stop with an error past N simulated cycles (0: no limit)"),
-    cl::init(uint64_t(sim::SimLimits().maxCycles.count())), cl::value_desc("N"),
-    cl::sub(simCmd));
+    cl::init(sim::SimLimits().maxInstructions), cl::value_desc("N"),
+    cl::cat(ktflow::tool::limitsCategory()), cl::sub(simCmd));
+static cl::opt<uint64_t>
+    simMaxCycles("max-cycles", cl::desc("Stop with an error past N simulated cycles (0: no limit)"),
+                 cl::init(uint64_t(sim::SimLimits().maxCycles.count())), cl::value_desc("N"),
+                 cl::cat(ktflow::tool::limitsCategory()), cl::sub(simCmd));
 static cl::opt<bool> simNoCheck("no-check",
                                 cl::desc("Skip the static capacity and deadlock checks"),
-                                cl::sub(simCmd));
+                                cl::cat(ktflow::tool::limitsCategory()), cl::sub(simCmd));
 
 static int failWith(const llvm::Twine &message) {
   llvm::errs() << "ktflow sim: " << message << "\n";

@@ -297,9 +297,14 @@ public:
   static std::unique_ptr<ArchModel> build(ktarch::DeviceOp device);
 
   /// Resolves `nameOrPath`: a path to a file (containing '/' or ending in
-  /// ".mlir"), or a name looked up as NAME.mlir in $KTFLOW_ARCH_PATH (a
-  /// directory) and then in the shipped arch/ directory.
+  /// ".mlir"), or a name looked up as NAME.mlir in each directory of
+  /// descriptionSearchPath().
   static std::optional<std::string> resolveDescription(llvm::StringRef nameOrPath);
+  /// Where names are looked up, in order: $KTFLOW_ARCH_PATH (a directory),
+  /// the installed descriptions beside the running executable
+  /// (PREFIX/share/ktflow/arch, when that directory exists), the shipped
+  /// arch/ directory.
+  static std::vector<std::string> descriptionSearchPath();
   /// The shipped description directory (<source>/arch).
   static llvm::StringRef shippedDescriptionDir();
 

@@ -14,6 +14,7 @@
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/DeviceCode/Program.h"
 #include "ktflow/Interp/Interpreter.h"
+#include "ktflow/Interp/Npy.h"
 #include "ktflow/Schedule/Decisions.h"
 #include "ktflow/Sim/Simulator.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -37,6 +38,10 @@ struct RunOptions {
   bool trace = false;
   /// Testing only: flip one bit of the first simulated output before comparing.
   bool injectFault = false;
+  /// Keep every buffer's simulated contents in RunReport::buffers (for
+  /// `ktflow run --out`; off by default: `ktflow bench` has no use for a
+  /// second copy of every buffer).
+  bool keepBuffers = false;
 };
 
 /// The comparison of one output buffer.
@@ -75,10 +80,19 @@ double machineEpsilon(llvm::StringRef elementType);
 struct RunReport {
   dc::Bundle bundle;
   arch::Workload workload;
+  /// The schedule's decisions as plan JSON (Plan.h), as `ktflow compile
+  /// --dump-plan` writes them.
+  std::string planJson;
   sim::SimResult result;
   /// Every decision of the schedule, with its source.
   std::vector<ktsched::DecisionRecord> decisions;
   std::vector<OutputComparison> outputs;
+  /// With RunOptions::keepBuffers: every buffer of the interpreter's global
+  /// memory, inputs and outputs, in its order, each in the kernel's own
+  /// shape and dtype, holding the simulated contents (a buffer the device
+  /// code has no symbol for keeps its bound contents). These are the arrays
+  /// `ktflow interp --out` writes, so the two compare file for file.
+  std::vector<std::pair<std::string, interp::NpyArray>> buffers;
   bool match = true;
   /// Wall-clock milliseconds of scheduling + lowering, and of simulation.
   double compileMs = 0;

@@ -10,6 +10,7 @@
 #define KTFLOW_RUN_SYMBOLFILES_H
 
 #include "ktflow/DeviceCode/Program.h"
+#include "ktflow/Interp/Npy.h"
 #include "ktflow/Interp/Value.h"
 #include "ktflow/Sim/Simulator.h"
 #include "mlir/IR/MLIRContext.h"
@@ -33,6 +34,10 @@ std::optional<std::string> symbolNpyDtype(mlir::MLIRContext &context,
 /// the shape is the symbol's (flat: its elements, padding included).
 llvm::Error writeOutputSymbols(mlir::MLIRContext &context, const dc::Bundle &bundle,
                                const sim::SimResult &result, llvm::StringRef dir);
+
+/// Writes each (name, array) as DIR/NAME.npy, creating DIR.
+llvm::Error writeArrays(llvm::ArrayRef<std::pair<std::string, interp::NpyArray>> arrays,
+                        llvm::StringRef dir);
 
 } // namespace ktflow::run
 
