@@ -18,6 +18,7 @@
 
 #include "ktflow/Interp/Float16.h"
 #include "ktflow/Lower/LowerSchedule.h"
+#include "ktflow/Schedule/Plan.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -188,10 +189,16 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
         func.erase();
   ktsched::ScheduleOptions scheduleOptions;
   scheduleOptions.arch = options.arch;
+  scheduleOptions.plan = options.plan;
   mlir::PassManager pm(module.getContext());
   ktsched::buildSchedulePipeline(pm, scheduleOptions);
   if (mlir::failed(pm.run(*scheduled)))
     return mlir::failure();
+  std::string plan;
+  {
+    llvm::raw_string_ostream os(plan);
+    ktsched::writePlan(*scheduled, os);
+  }
   lower::LowerOptions lowerOptions;
   const auto &bindings = initial.bindings();
   for (size_t i = 0; i < bindings.size(); ++i)
@@ -206,6 +213,7 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
     return mlir::failure();
   RunReport report;
   report.compileMs = millisecondsSince(compileStart);
+  report.plan = std::move(plan);
   report.bundle = std::move(lowered->bundle);
   report.workload = std::move(lowered->workload);
   dc::Bundle &bundle = report.bundle;

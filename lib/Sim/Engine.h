@@ -48,6 +48,19 @@ struct Reservable {
   std::map<Ticks, Ticks> calendar;
   Bytes bytes;
   Ticks busyTicks = 0;
+  /// Timing, for a memory port with a read/write mix cost: the rate of
+  /// balanced traffic, and the bytes read and written so far (what decides
+  /// how much of a transfer pairs with the other direction).
+  std::optional<Bandwidth> mixedBandwidth;
+  Bytes readSoFar, writtenSoFar;
+};
+
+/// One resource a transfer reserves, and for a memory port whether the
+/// transfer writes it (a link has no direction of its own).
+struct PathStep {
+  PathStep(Reservable *resource, bool write = false) : resource(resource), write(write) {}
+  Reservable *resource;
+  bool write;
 };
 
 struct Message {
@@ -91,6 +104,8 @@ struct Unit {
   int waitingOn = -1; ///< Unit it waits for (wait-for graph), if known.
   int waitingSem = -1; ///< Semaphore it waits on, if any.
   Cycles lastWriteLanded;
+  /// The running transfer instruction has spent the unit's issue cost.
+  bool issuePaid = false;
   UnitStats stats;
 };
 
@@ -160,9 +175,9 @@ private:
                    Bytes extent);
   Reservable &linkResource(const LinkInstance &l);
   Reservable *portResource(NodeInstance memory);
-  void appendRoute(std::vector<Reservable *> &path, const Route &route);
+  void appendRoute(std::vector<PathStep> &path, const Route &route);
   /// Appends the route between two instances; false if there is none.
-  bool appendRouteBetween(Unit &u, std::vector<Reservable *> &path, NodeInstance from,
+  bool appendRouteBetween(Unit &u, std::vector<PathStep> &path, NodeInstance from,
                           NodeInstance to) {
     const Route *route = routeBetween(u, from, to);
     if (!route)
@@ -173,9 +188,17 @@ private:
   /// Reserves `path` for `bytes` starting at `now`; returns when the data
   /// has left the first resource (the issuing unit is free again) and when
   /// its tail arrives at the end of the path.
-  std::pair<Cycles, Cycles> reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes);
+  std::pair<Cycles, Cycles> reserve(llvm::ArrayRef<PathStep> path, Bytes bytes);
   /// Ticks `bytes` occupy `r` (rounded up to its granule).
   Ticks occupancyTicks(const Reservable &r, Bytes bytes) const;
+  /// Ticks the next `bytes` of a path step occupy its resource; on a port
+  /// with a mix cost it counts them as read or written, and the bytes that
+  /// pair with the other direction so far cost the balanced rate.
+  Ticks stepTicks(const PathStep &step, Bytes bytes);
+  /// Timing: for a mover with an issue cost, spends it on the running
+  /// transfer instruction before its data moves. False if the unit stops
+  /// stepping (it resumes when the cost is paid and executes again).
+  bool payIssueCost(unsigned unit);
   /// Books `length` ticks of `r`'s free time from `earliest` on, in as
   /// many pieces as the calendar's gaps need; returns when the first piece
   /// starts and the last ends.

@@ -148,3 +148,17 @@ bool Engine::executeSignal(unsigned unit, const Instruction &inst) {
   ++u.pc;
   return true;
 }
+
+bool Engine::payIssueCost(unsigned unit) {
+  Unit &u = units[unit];
+  Cycles issue = model.node(u.instance.node).issueCost;
+  if (u.issuePaid || !options.timing || issue.count() == 0)
+    return true;
+  // The unit is busy with the descriptor's set-up, then executes the same
+  // instruction again (counted once).
+  u.issuePaid = true;
+  --u.stats.instructions;
+  busy(unit, now + issue);
+  resumeAt(unit, now + issue);
+  return false;
+}

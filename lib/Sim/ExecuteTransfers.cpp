@@ -33,6 +33,8 @@ void Engine::landWrite(size_t index) {
 
 bool Engine::executeCopy(unsigned unit, const Instruction &inst) {
   Unit &u = units[unit];
+  if (!payIssueCost(unit))
+    return false;
   std::optional<Place> dstOr = resolve(u, inst.dst), srcOr = resolve(u, inst.src);
   if (!dstOr || !srcOr)
     return false;
@@ -67,7 +69,7 @@ bool Engine::executeCopy(unsigned unit, const Instruction &inst) {
   if (options.computeValues && total > kMaxStagedBytes)
     return fail(u, llvm::formatv("copies {0} bytes at once; the simulator stages at most {1}",
                                  total.count(), kMaxStagedBytes.count()));
-  std::vector<Reservable *> path;
+  std::vector<PathStep> path;
   if (Reservable *p = portResource(src.memory))
     path.push_back(p);
   if (!appendRouteBetween(u, path, src.memory, u.instance))
@@ -75,7 +77,7 @@ bool Engine::executeCopy(unsigned unit, const Instruction &inst) {
   if (!appendRouteBetween(u, path, u.instance, dst.memory))
     return false;
   if (Reservable *p = portResource(dst.memory))
-    path.push_back(p);
+    path.push_back({p, /*write=*/true});
   auto [sendEnd, tail] = reserve(path, total);
   size_t w = newWrite(memoryKey(dst.memory));
   if (options.computeValues) {
@@ -102,6 +104,7 @@ bool Engine::executeCopy(unsigned unit, const Instruction &inst) {
   schedule(Event{tail, 0, Event::Write, 0, 0, w});
   u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
   busy(unit, sendEnd);
+  u.issuePaid = false;
   ++u.pc;
   resumeAt(unit, sendEnd);
   return false;
@@ -116,7 +119,7 @@ bool Engine::executeVLoad(unsigned unit, const Instruction &inst) {
   Bytes size = toBytes(Elements(inst.count), elemTypeSize(inst.type));
   if (!checkAccess(u, src, size, {}, size))
     return false;
-  std::vector<Reservable *> path;
+  std::vector<PathStep> path;
   if (Reservable *p = portResource(src.memory))
     path.push_back(p);
   if (!appendRouteBetween(u, path, src.memory, u.instance))
@@ -148,11 +151,11 @@ bool Engine::executeVStore(unsigned unit, const Instruction &inst) {
   Bytes size = toBytes(Elements(v.count), elemTypeSize(v.type));
   if (!checkAccess(u, dst, size, {}, size))
     return false;
-  std::vector<Reservable *> path;
+  std::vector<PathStep> path;
   if (!appendRouteBetween(u, path, u.instance, dst.memory))
     return false;
   if (Reservable *p = portResource(dst.memory))
-    path.push_back(p);
+    path.push_back({p, /*write=*/true});
   auto [sendEnd, tail] = reserve(path, size);
   size_t w = newWrite(memoryKey(dst.memory));
   if (options.computeValues) {

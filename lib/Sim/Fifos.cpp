@@ -46,6 +46,8 @@ Fifo *Engine::fifoBetween(Unit &u, NodeInstance producer, NodeInstance consumer)
 
 bool Engine::executeFifoPut(unsigned unit, const Instruction &inst) {
   Unit &u = units[unit];
+  if (!payIssueCost(unit))
+    return false;
   std::optional<NodeInstance> peerOr = select(u, inst.peer, /*towards=*/true);
   if (!peerOr)
     return false;
@@ -72,7 +74,7 @@ bool Engine::executeFifoPut(unsigned unit, const Instruction &inst) {
           fifo.consumer);
     return false;
   }
-  std::vector<Reservable *> path;
+  std::vector<PathStep> path;
   Message m;
   m.size = size;
   m.granules = granules;
@@ -102,6 +104,7 @@ bool Engine::executeFifoPut(unsigned unit, const Instruction &inst) {
   wake(fifo.blockedConsumer, std::max(now, tail));
   fifo.blockedConsumer = -1;
   busy(unit, sendEnd);
+  u.issuePaid = false;
   ++u.pc;
   if (sendEnd == now)
     return true;
@@ -111,6 +114,8 @@ bool Engine::executeFifoPut(unsigned unit, const Instruction &inst) {
 
 bool Engine::executeFifoGet(unsigned unit, const Instruction &inst) {
   Unit &u = units[unit];
+  if (!payIssueCost(unit))
+    return false;
   std::optional<NodeInstance> peerOr = select(u, inst.peer, /*towards=*/false);
   if (!peerOr)
     return false;
@@ -148,6 +153,7 @@ bool Engine::executeFifoGet(unsigned unit, const Instruction &inst) {
     v.count = inst.count;
     if (options.computeValues)
       loadVector(v, m.data.data());
+    u.issuePaid = false;
     ++u.pc;
     return true;
   }
@@ -155,11 +161,11 @@ bool Engine::executeFifoGet(unsigned unit, const Instruction &inst) {
   if (!dstOr || !checkAccess(u, *dstOr, expected, {}, expected))
     return false;
   Place dst = *dstOr;
-  std::vector<Reservable *> path;
+  std::vector<PathStep> path;
   if (!appendRouteBetween(u, path, u.instance, dst.memory))
     return false;
   if (Reservable *p = portResource(dst.memory))
-    path.push_back(p);
+    path.push_back({p, /*write=*/true});
   auto [sendEnd, tail] = reserve(path, expected);
   size_t w = newWrite(memoryKey(dst.memory));
   writes[w].runs.push_back({dst.address, expected});
@@ -169,6 +175,7 @@ bool Engine::executeFifoGet(unsigned unit, const Instruction &inst) {
   schedule(Event{tail, 0, Event::Write, 0, 0, w});
   u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
   busy(unit, sendEnd);
+  u.issuePaid = false;
   ++u.pc;
   resumeAt(unit, sendEnd);
   return false;

@@ -61,16 +61,17 @@ Reservable *Engine::portResource(NodeInstance memory) {
   Reservable r;
   r.name = model.instanceName(memory) + " port";
   r.bandwidth = *node.memory.bandwidth;
+  r.mixedBandwidth = node.memory.mixedBandwidth;
   return &ports.emplace(flat(memory), std::move(r)).first->second;
 }
 
-void Engine::appendRoute(std::vector<Reservable *> &path, const Route &route) {
+void Engine::appendRoute(std::vector<PathStep> &path, const Route &route) {
   for (const Hop &hop : route.hops) {
     // An intermediate memory is written and read again: its port twice.
     if (hop.from != route.source && model.node(hop.from.node).isMemory())
       if (Reservable *port = portResource(hop.from)) {
-        path.push_back(port);
-        path.push_back(port);
+        path.push_back({port, /*write=*/true});
+        path.push_back({port, /*write=*/false});
       }
     path.push_back(&linkResource(hop.link));
   }
@@ -80,6 +81,25 @@ Ticks Engine::occupancyTicks(const Reservable &r, Bytes bytes) const {
   __int128 scaled = __int128(bytes.alignTo(r.granule).count()) * ticksPerCycle;
   int64_t rate = r.bandwidth.bytesPerCycle;
   return Ticks((scaled + rate - 1) / rate);
+}
+
+Ticks Engine::stepTicks(const PathStep &step, Bytes bytes) {
+  Reservable &r = *step.resource;
+  if (!r.mixedBandwidth)
+    return occupancyTicks(r, bytes);
+  // Over a whole run the port is busy |R - W| / B + 2 min(R, W) / B_mix
+  // (MemoryInfo::portCycles, what the roofline charges): each transfer
+  // pays b / B plus, for the bytes by which it raises min(R, W), the extra
+  // 2 (1 / B_mix - 1 / B), so the sum of the increments is exactly the
+  // whole run's cost.
+  int64_t pairedBefore = std::min(r.readSoFar, r.writtenSoFar).count();
+  (step.write ? r.writtenSoFar : r.readSoFar) += bytes;
+  int64_t paired = std::min(r.readSoFar, r.writtenSoFar).count() - pairedBefore;
+  int64_t rate = r.bandwidth.bytesPerCycle, mixed = r.mixedBandwidth->bytesPerCycle;
+  __int128 numerator =
+      (__int128(bytes.count()) * mixed + __int128(2) * paired * (rate - mixed)) * ticksPerCycle;
+  __int128 denominator = __int128(rate) * mixed;
+  return Ticks((numerator + denominator - 1) / denominator);
 }
 
 std::pair<Ticks, Ticks> Engine::book(Reservable &r, Ticks earliest, Ticks length) {
@@ -134,9 +154,9 @@ std::pair<Ticks, Ticks> Engine::book(Reservable &r, Ticks earliest, Ticks length
   return {pieces.front().first, pieces.back().second};
 }
 
-std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Bytes bytes) {
-  for (Reservable *r : path)
-    r->bytes += bytes;
+std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<PathStep> path, Bytes bytes) {
+  for (const PathStep &step : path)
+    step.resource->bytes += bytes;
   if (!options.timing || path.empty())
     return {now, now};
   // The transfer moves in chunks of the largest granule on its path, each
@@ -150,8 +170,8 @@ std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Byt
   // for other transfers in between; it cannot finish before its tail
   // arrived.
   Bytes chunk(1);
-  for (Reservable *r : path)
-    chunk = std::max(chunk, r->granule);
+  for (const PathStep &step : path)
+    chunk = std::max(chunk, step.resource->granule);
   int64_t chunks = std::max<int64_t>(1, (bytes.count() + chunk.count() - 1) / chunk.count());
   const Ticks present = now.count() * ticksPerCycle;
   llvm::SmallVector<Ticks, 8> previousEnd(path.size(), present),
@@ -162,8 +182,8 @@ std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Byt
     Ticks head = present;
     tail = present;
     for (size_t i = 0; i < path.size(); ++i) {
-      Reservable *r = path[i];
-      Ticks occupancy = occupancyTicks(*r, size);
+      Reservable *r = path[i].resource;
+      Ticks occupancy = stepTicks(path[i], size);
       Ticks latency = r->latency.count() * ticksPerCycle;
       Ticks earliest = std::max(head, previousEnd[i]);
       if (i + 1 < path.size())
@@ -182,7 +202,7 @@ std::pair<Cycles, Cycles> Engine::reserve(llvm::ArrayRef<Reservable *> path, Byt
   // resource's rate (a DMA engine queues the rest of the transfer, a load
   // unit pipelines its reads); the pace of the rest of the path is not its
   // own.
-  Ticks issued = firstStart + occupancyTicks(*path.front(), bytes);
+  Ticks issued = firstStart + occupancyTicks(*path.front().resource, bytes);
   auto toCycles = [&](Ticks t) { return Cycles((t + ticksPerCycle - 1) / ticksPerCycle); };
   return {toCycles(issued), toCycles(tail)};
 }
@@ -203,7 +223,10 @@ void Engine::chooseTicksPerCycle() {
   for (const Link &l : model.links())
     include(l.bandwidth.bytesPerCycle);
   for (NodeId m : model.memories())
-    if (model.node(m).memory.bandwidth)
+    if (model.node(m).memory.bandwidth) {
       include(model.node(m).memory.bandwidth->bytesPerCycle);
+      if (model.node(m).memory.mixedBandwidth)
+        include(model.node(m).memory.mixedBandwidth->bytesPerCycle);
+    }
   ticksPerCycle = ticks;
 }

@@ -41,7 +41,7 @@ static cl::opt<int64_t>
                 cl::init(RandomKernelOptions().maxTiles), cl::sub(genCmd));
 static cl::opt<std::string> genKernel("kernel",
                                       cl::desc("Benchmark kernel: add, mul, fma, relu, "
-                                               "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax"),
+                                               "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, fill"),
                                       cl::value_desc("KIND"), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"), cl::sub(genCmd));

@@ -6,7 +6,8 @@
 // fill — and the simulator receives exactly those bytes), and compares
 // every output buffer. Then prints cycles, the roofline bound of the
 // schedule's workload, their ratio, the limiting resource and per-unit
-// utilisation. docs/run.md describes the output and the comparison rules.
+// utilisation. `--plan FILE` replays a plan, `--dump-plan FILE` writes the
+// schedule's decisions. docs/run.md describes the output and the comparison rules.
 // Exit status 1 on a mismatch or any error.
 //
 //===----------------------------------------------------------------------===//
@@ -28,6 +29,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
@@ -53,6 +55,11 @@ static cl::opt<std::string> runOut("out", cl::desc("Write the simulated buffers 
                                    cl::value_desc("DIR"), cl::sub(runCmd));
 static cl::opt<std::string> runTrace("trace", cl::desc("Write a Chrome trace JSON"),
                                      cl::value_desc("FILE"), cl::sub(runCmd));
+static cl::opt<std::string> runPlan("plan", cl::desc("Replay the decisions of FILE"),
+                                    cl::value_desc("FILE"), cl::sub(runCmd));
+static cl::opt<std::string> runDumpPlan("dump-plan",
+                                        cl::desc("Write the schedule's decisions to FILE"),
+                                        cl::value_desc("FILE"), cl::sub(runCmd));
 static cl::opt<bool> runInjectFault(
     "inject-fault",
     cl::desc("Testing only: flip one bit of the first simulated output before comparing, "
@@ -142,8 +149,11 @@ static int runKernel() {
   if (!model)
     return error.empty() ? 1 : failWith(error);
   if (llvm::StringRef(runInput).ends_with(".kbin") ||
-      llvm::StringRef(runInput).ends_with(".kasm"))
+      llvm::StringRef(runInput).ends_with(".kasm")) {
+    if (!runPlan.empty() || !runDumpPlan.empty())
+      return failWith("--plan and --dump-plan need a KTIR kernel, not device code");
     return runBundle(context, *model);
+  }
 
   auto file = mlir::openInputFile(runInput, &error);
   if (!file)
@@ -162,6 +172,7 @@ static int runKernel() {
   options.seed = runSeed;
   options.trace = !runTrace.empty();
   options.injectFault = runInjectFault;
+  options.plan = runPlan;
   std::string message;
   mlir::FailureOr<run::RunReport> report =
       run::runKernel(*module, *model, interp::collectSourceNames(asmState), options, message);
@@ -170,6 +181,13 @@ static int runKernel() {
   if (!runTrace.empty())
     if (llvm::Error e = sim::writeChromeTrace(report->result, runTrace))
       return failWith(llvm::toString(std::move(e)));
+  if (!runDumpPlan.empty()) {
+    auto out = mlir::openOutputFile(runDumpPlan, &error);
+    if (!out)
+      return failWith(error);
+    out->os() << report->plan;
+    out->keep();
+  }
 
   bool anyTolerance = llvm::any_of(report->outputs, [](const run::OutputComparison &o) {
     return o.tolerance;

@@ -34,6 +34,8 @@ struct RunOptions {
   bool trace = false;
   /// Testing only: flip one bit of the first simulated output before comparing.
   bool injectFault = false;
+  /// A plan file whose decisions the schedule replays (empty: none).
+  std::string plan;
 };
 
 /// The comparison of one output buffer.
@@ -78,6 +80,8 @@ struct RunReport {
   /// Wall-clock milliseconds of scheduling + lowering, and of simulation.
   double compileMs = 0;
   double simulateMs = 0;
+  /// The schedule's decisions as a plan file's JSON (ktsched::writePlan).
+  std::string plan;
 };
 
 /// Runs `module` end to end for `model`. On failure either diagnostics were
