@@ -54,9 +54,10 @@ ktarch.device @spyre clock_mhz = 1500 {
                        spaces = ["ct_local"], bandwidth = 512}
     // issue_cost ASSUMED 64 cycles (43 ns) per descriptor: DMA set-up is not
     // published, but torch-spyre's fitted cost model derates short per-core
-    // tiles, so a descriptor must cost more than its bytes; 64 cycles makes a
-    // 256-byte copy cost about as much set-up as a 4 KiB one takes on the
-    // core's 64 B/cycle path, and is negligible for 16 KiB tiles.
+    // tiles. The engine sets up one descriptor per 64 cycles, overlapped
+    // with the previous one's data, so copies of 4 KiB and more (64 cycles
+    // on the core's 64 B/cycle path) hide it and a stream of 256-byte copies
+    // runs at 4 B/cycle per core.
     ktarch.dma @dma {access = [#dma_ddr, #dma_lx], issue_cost = 64}
 
     // A core's DMA path: ASSUMED 64 B/cycle (96 GB/s) each way, so one core

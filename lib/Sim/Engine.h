@@ -104,8 +104,11 @@ struct Unit {
   int waitingOn = -1; ///< Unit it waits for (wait-for graph), if known.
   int waitingSem = -1; ///< Semaphore it waits on, if any.
   Cycles lastWriteLanded;
-  /// The running transfer instruction has spent the unit's issue cost.
+  /// The running transfer instruction has waited for its issue slot.
   bool issuePaid = false;
+  /// When the unit's previous transfer started (0 before the first, so the
+  /// first descriptor's set-up is paid from the start of the run).
+  Cycles lastIssue;
   UnitStats stats;
 };
 
@@ -195,10 +198,16 @@ private:
   /// with a mix cost it counts them as read or written, and the bytes that
   /// pair with the other direction so far cost the balanced rate.
   Ticks stepTicks(const PathStep &step, Bytes bytes);
-  /// Timing: for a mover with an issue cost, spends it on the running
-  /// transfer instruction before its data moves. False if the unit stops
-  /// stepping (it resumes when the cost is paid and executes again).
+  /// Timing: a mover with an issue cost starts at most one transfer per
+  /// issue cost (descriptor set-up overlaps the previous transfer's data);
+  /// waits until the running transfer instruction may start. False if the
+  /// unit stops stepping (it resumes then and executes again).
   bool payIssueCost(unsigned unit);
+  /// Records that the running transfer instruction started its data now.
+  void issued(Unit &u) {
+    u.issuePaid = false;
+    u.lastIssue = now;
+  }
   /// Books `length` ticks of `r`'s free time from `earliest` on, in as
   /// many pieces as the calendar's gaps need; returns when the first piece
   /// starts and the last ends.

@@ -154,11 +154,17 @@ bool Engine::payIssueCost(unsigned unit) {
   Cycles issue = model.node(u.instance.node).issueCost;
   if (u.issuePaid || !options.timing || issue.count() == 0)
     return true;
-  // The unit is busy with the descriptor's set-up, then executes the same
-  // instruction again (counted once).
+  // The engine sets up one descriptor at a time, while the previous one's
+  // data moves: a transfer starts no earlier than one issue cost after the
+  // previous one started. Large transfers hide the set-up; a stream of
+  // small ones runs at one per issue cost.
+  Cycles ready = u.lastIssue + issue;
+  if (now >= ready)
+    return true;
+  // Busy with the set-up, then the same instruction again (counted once).
   u.issuePaid = true;
   --u.stats.instructions;
-  busy(unit, now + issue);
-  resumeAt(unit, now + issue);
+  busy(unit, ready);
+  resumeAt(unit, ready);
   return false;
 }

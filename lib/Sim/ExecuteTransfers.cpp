@@ -104,7 +104,7 @@ bool Engine::executeCopy(unsigned unit, const Instruction &inst) {
   schedule(Event{tail, 0, Event::Write, 0, 0, w});
   u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
   busy(unit, sendEnd);
-  u.issuePaid = false;
+  issued(u);
   ++u.pc;
   resumeAt(unit, sendEnd);
   return false;

@@ -104,7 +104,7 @@ bool Engine::executeFifoPut(unsigned unit, const Instruction &inst) {
   wake(fifo.blockedConsumer, std::max(now, tail));
   fifo.blockedConsumer = -1;
   busy(unit, sendEnd);
-  u.issuePaid = false;
+  issued(u);
   ++u.pc;
   if (sendEnd == now)
     return true;
@@ -153,7 +153,7 @@ bool Engine::executeFifoGet(unsigned unit, const Instruction &inst) {
     v.count = inst.count;
     if (options.computeValues)
       loadVector(v, m.data.data());
-    u.issuePaid = false;
+    issued(u);
     ++u.pc;
     return true;
   }
@@ -175,7 +175,7 @@ bool Engine::executeFifoGet(unsigned unit, const Instruction &inst) {
   schedule(Event{tail, 0, Event::Write, 0, 0, w});
   u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
   busy(unit, sendEnd);
-  u.issuePaid = false;
+  issued(u);
   ++u.pc;
   resumeAt(unit, sendEnd);
   return false;

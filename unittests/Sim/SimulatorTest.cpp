@@ -375,9 +375,9 @@ TEST_F(SimulatorTest, OneDirectionPaysNoMixCost) {
   EXPECT_EQ(r.totalCycles.count(), 10 + 1 + 4096 / 16);
 }
 
-TEST_F(SimulatorTest, DmaIssueCostIsPaidBeforeEachCopy) {
-  // The single-transfer case plus 20 cycles of descriptor set-up, paid
-  // once per copy: two copies of half the bytes pay it twice.
+TEST_F(SimulatorTest, DmaIssueCostSpacesCopiesAndHidesBehindLargeOnes) {
+  // The single-transfer case plus 20 cycles of the first descriptor's
+  // set-up; the next set-up overlaps the previous copy's data.
   auto model = parseArch(timedDeviceText(1, 64, 64, 20));
   ASSERT_TRUE(model);
   SimResult one = run(assemble(copyProgram(4096, "0")), *model);
@@ -391,9 +391,23 @@ instances 0
   copy @s+2048, $A+2048, run 2048
 )"),
                       *model);
-  // The second copy's set-up starts when the first's data has left the port.
-  EXPECT_EQ(two.totalCycles.count(), 20 + 2048 / 64 + 20 + 10 + 1 + 2048 / 64);
+  // The second copy (ready at 20 + 20) waits only for the first's data to
+  // leave the port (at 20 + 2048 / 64): its set-up is hidden.
+  EXPECT_EQ(two.totalCycles.count(), 20 + 2048 / 64 + 10 + 1 + 2048 / 64);
   EXPECT_EQ(unit(two, "@dma[core=0]")->instructions, 2u);
+  // Four 128-byte copies (2 cycles of data each) start 20 cycles apart.
+  SimResult small = run(assemble(R"(ktdc 1
+device test
+symbol $A f16 2048 in
+program @dma
+instances 0
+  copy @s, $A, run 128
+  copy @s+128, $A+128, run 128
+  copy @s+256, $A+256, run 128
+  copy @s+384, $A+384, run 128
+)"),
+                        *model);
+  EXPECT_EQ(small.totalCycles.count(), 4 * 20 + 10 + 1 + 128 / 64);
 }
 
 TEST_F(SimulatorTest, SlowStreamLeavesAWideResourceFreeBetweenItsChunks) {
