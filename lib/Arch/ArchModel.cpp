@@ -366,8 +366,22 @@ SmallVector<NodeId, 8> ArchModel::unitsOn(const Route &route) const {
 
 void Workload::addLinkBytes(LinkId link, Bytes bytes) { linkTraffic[link] += bytes; }
 
-void Workload::addMemoryBytes(NodeId memory, Bytes bytes) {
-  memoryTraffic[memory] += bytes;
+void Workload::addMemoryBytes(NodeId memory, Bytes read, Bytes written) {
+  memoryTraffic[memory] += read + written;
+  memoryWritten[memory] += written;
+}
+
+Bytes Workload::memoryWrites(NodeId memory) const {
+  auto it = memoryWritten.find(memory);
+  return it == memoryWritten.end() ? Bytes(0) : it->second;
+}
+
+double MemoryInfo::portCycles(Bytes read, Bytes written) const {
+  double rate = double(bandwidth->bytesPerCycle);
+  double mixed = mixedBandwidth ? double(mixedBandwidth->bytesPerCycle) : rate;
+  int64_t paired = std::min(read, written).count();
+  int64_t excess = std::max(read, written).count() - paired;
+  return double(excess) / rate + 2.0 * double(paired) / mixed;
 }
 
 void Workload::addCompute(NodeId unit, StringRef opClass, Type elementType,
@@ -405,8 +419,11 @@ void ArchModel::addRouteTraffic(Workload &workload, const Route &route,
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (!nodeList[nodes[i].node].isMemory())
       continue;
-    bool interior = i != 0 && i + 1 != nodes.size();
-    workload.addMemoryBytes(nodes[i].node, interior ? bytes * 2 : bytes);
+    // The source is read, the destination written, a memory in between
+    // both.
+    bool read = i + 1 != nodes.size(), written = i != 0;
+    workload.addMemoryBytes(nodes[i].node, read ? bytes : Bytes(0),
+                            written ? bytes : Bytes(0));
   }
 }
 
@@ -456,9 +473,13 @@ llvm::Expected<RooflineBound> ArchModel::roofline(const Workload &workload) cons
     switch (resource.kind) {
     case Resource::Kind::MemoryPort: {
       auto it = workload.memoryBytes().find(resource.id);
-      if (it != workload.memoryBytes().end())
-        load.work = double(it->second.count());
-      perInstance = double(nodeList[resource.id].memory.bandwidth->bytesPerCycle);
+      if (it == workload.memoryBytes().end() || it->second.count() == 0)
+        break;
+      load.work = double(it->second.count());
+      // The port's rate for this kernel's mix of reads and writes.
+      Bytes written = workload.memoryWrites(resource.id);
+      perInstance = load.work /
+                    nodeList[resource.id].memory.portCycles(it->second - written, written);
       break;
     }
     case Resource::Kind::Link: {

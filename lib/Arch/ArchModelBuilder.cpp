@@ -35,6 +35,11 @@ private:
   bool claimName(StringRef name, Operation *op);
   void collect(Block &body, GroupId scope);
   NodeId addNode(Operation *op, StringRef name, NodeKind kind, GroupId scope);
+  /// A DMA or load/store unit, with its (timing) issue cost.
+  void addMover(Operation *op, StringRef name, NodeKind kind, GroupId scope,
+                int64_t issueCost) {
+    model.nodeList[addNode(op, name, kind, scope)].issueCost = Cycles(issueCost);
+  }
   void resolveAccessRules();
   void resolveLinks();
   void checkSpacesBacked();
@@ -126,18 +131,21 @@ void ArchModelBuilder::collect(Block &body, GroupId scope) {
               info.spaces.push_back(*parsed);
           if (std::optional<int64_t> bandwidth = memory.getBandwidth())
             info.bandwidth = Bandwidth{*bandwidth};
+          // Timing: the read/write mix cost (default: mixing is free).
+          if (std::optional<int64_t> mixed = memory.getMixedBandwidth())
+            info.mixedBandwidth = Bandwidth{*mixed};
         })
         .Case([&](ktarch::DmaOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addNode(unit, unit.getSymName(), NodeKind::Dma, scope);
+            addMover(unit, unit.getSymName(), NodeKind::Dma, scope, unit.getIssueCost());
         })
         .Case([&](ktarch::LoadUnitOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addNode(unit, unit.getSymName(), NodeKind::LoadUnit, scope);
+            addMover(unit, unit.getSymName(), NodeKind::LoadUnit, scope, unit.getIssueCost());
         })
         .Case([&](ktarch::StoreUnitOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addNode(unit, unit.getSymName(), NodeKind::StoreUnit, scope);
+            addMover(unit, unit.getSymName(), NodeKind::StoreUnit, scope, unit.getIssueCost());
         })
         .Case([&](ktarch::ComputeOp unit) {
           if (!claimName(unit.getSymName(), unit))

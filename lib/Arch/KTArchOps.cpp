@@ -44,6 +44,14 @@ LogicalResult MemoryOp::verify() {
            << getAlignment();
   if (std::optional<int64_t> bandwidth = getBandwidth(); bandwidth && *bandwidth <= 0)
     return emitOpError("bandwidth must be positive, got ") << *bandwidth;
+  // Timing: the read/write mix cost.
+  if (std::optional<int64_t> mixed = getMixedBandwidth()) {
+    if (!getBandwidth())
+      return emitOpError("mixed_bandwidth needs a bandwidth");
+    if (*mixed <= 0 || *mixed > *getBandwidth())
+      return emitOpError("mixed_bandwidth must be in (0, bandwidth = ")
+             << *getBandwidth() << "], got " << *mixed;
+  }
   llvm::StringSet<> seen;
   for (StringRef space : getSpaces().getAsValueRange<StringAttr>()) {
     if (!arch::parseKtirSpace(space))
@@ -81,9 +89,18 @@ static LogicalResult verifyAccessRules(Operation *op, ArrayAttr rules) {
   return success();
 }
 
-LogicalResult DmaOp::verify() { return verifyAccessRules(*this, getAccess()); }
-LogicalResult LoadUnitOp::verify() { return verifyAccessRules(*this, getAccess()); }
-LogicalResult StoreUnitOp::verify() { return verifyAccessRules(*this, getAccess()); }
+/// Checks a mover's access rules and (timing) its issue cost.
+static LogicalResult verifyMover(Operation *op, ArrayAttr rules, int64_t issueCost) {
+  if (failed(verifyAccessRules(op, rules)))
+    return failure();
+  if (issueCost < 0)
+    return op->emitOpError("issue_cost must not be negative, got ") << issueCost;
+  return success();
+}
+
+LogicalResult DmaOp::verify() { return verifyMover(*this, getAccess(), getIssueCost()); }
+LogicalResult LoadUnitOp::verify() { return verifyMover(*this, getAccess(), getIssueCost()); }
+LogicalResult StoreUnitOp::verify() { return verifyMover(*this, getAccess(), getIssueCost()); }
 
 LogicalResult ComputeOp::verify() {
   if (failed(verifyAccessRules(*this, getAccess())))

@@ -37,6 +37,8 @@ llvm::StringRef gen::benchKindName(BenchKind kind) {
     return "rowsum";
   case BenchKind::RowMax:
     return "rowmax";
+  case BenchKind::Fill:
+    return "fill";
   }
   return "?";
 }
@@ -45,6 +47,8 @@ std::optional<BenchKind> gen::parseBenchKind(llvm::StringRef name) {
   for (BenchKind kind : kKinds)
     if (benchKindName(kind) == name)
       return kind;
+  if (name == benchKindName(BenchKind::Fill))
+    return BenchKind::Fill;
   return std::nullopt;
 }
 
@@ -123,6 +127,9 @@ KernelSpec gen::benchKernel(BenchKind kind, int64_t rows, int64_t cols, ElemType
     store(binary(BinaryOp::Mul, x, s));
     break;
   }
+  case BenchKind::Fill:
+    store(leaf("value", BufferShape::Scalar));
+    break;
   case BenchKind::RowSum:
   case BenchKind::RowMax: {
     unsigned x = leaf("x", BufferShape::Full);

@@ -1,19 +1,15 @@
-//===- Report.cpp - text report and Chrome trace of a simulation ----------===//
+//===- Report.cpp - text report of a simulation ---------------------------===//
 //
 // The report lists what docs/simulator.md promises: total cycles, per unit
 // instance its busy and stall cycles and utilisation, and the bytes and
 // busy cycles of every link and memory port that carried traffic. The
-// trace is Chrome's JSON trace-event format: one thread per unit instance
-// (named by thread_name metadata), complete ("X") events for instructions
-// that took time and for stalls; Perfetto opens it.
+// Chrome trace is written by Trace.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Sim/Simulator.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 
 #include <iterator>
 
@@ -62,36 +58,4 @@ void sim::printReport(const SimResult &r, const arch::ArchModel &model, llvm::ra
       os << llvm::formatv("  {0,-32} bytes {1,12}  busy {2,10}\n", p.name, p.bytes.count(),
                           p.busy.count());
   }
-}
-
-llvm::Error sim::writeChromeTrace(const SimResult &r, llvm::StringRef path) {
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write trace '" + path + "': " + ec.message());
-  llvm::json::OStream json(out);
-  json.object([&] {
-    json.attribute("displayTimeUnit", "ns");
-    json.attributeArray("traceEvents", [&] {
-      for (unsigned i = 0; i < r.units.size(); ++i)
-        json.object([&] {
-          json.attribute("name", "thread_name");
-          json.attribute("ph", "M");
-          json.attribute("pid", 0);
-          json.attribute("tid", int64_t(i));
-          json.attributeObject("args", [&] { json.attribute("name", r.units[i].name); });
-        });
-      for (const TraceEvent &e : r.trace)
-        json.object([&] {
-          json.attribute("name", e.name);
-          json.attribute("ph", "X");
-          json.attribute("pid", 0);
-          json.attribute("tid", int64_t(e.unit));
-          json.attribute("ts", e.start.count());
-          json.attribute("dur", e.duration.count());
-        });
-    });
-  });
-  out << "\n";
-  return llvm::Error::success();
 }

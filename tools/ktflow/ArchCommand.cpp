@@ -49,6 +49,8 @@ static void printNode(const ArchModel &model, const Node &node, unsigned indent,
       os << ", backs " << ktirSpaceName(space);
     if (m.bandwidth)
       os << ", port " << m.bandwidth->bytesPerCycle << " B/cycle";
+    if (m.mixedBandwidth)
+      os << " (balanced reads and writes " << m.mixedBandwidth->bytesPerCycle << " B/cycle)";
   } else if (node.isCompute()) {
     const ComputeInfo &c = node.compute;
     os << ":";
@@ -62,6 +64,8 @@ static void printNode(const ArchModel &model, const Node &node, unsigned indent,
       os << " " << opClass << "=" << cost.count();
   } else {
     os << ":";
+    if (node.issueCost.count() > 0)
+      os << " issue " << node.issueCost.count() << " cycles per transfer;";
   }
   printAccess(model, node, os);
   os << "\n";

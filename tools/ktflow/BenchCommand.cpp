@@ -14,6 +14,11 @@
 // thread with its own MLIRContext (and the descriptions loaded into it);
 // rows keep the suite's order.
 //
+// `--v1` also runs each kernel with the seed's V1 choices replayed as a
+// plan (tiles of at most 2 vectors, depth 2: v1Plan) and adds its cycles
+// and their ratio to the heuristic's, so a timing model that made tile
+// size irrelevant would show as v1/heur near 1.
+//
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
@@ -32,6 +37,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -62,6 +68,10 @@ static cl::opt<std::string> benchJson("json", cl::desc("Also write the results a
                                       cl::value_desc("FILE"), cl::sub(benchCmd));
 static cl::opt<std::string> benchCsv("csv", cl::desc("Also write the results as CSV"),
                                      cl::value_desc("FILE"), cl::sub(benchCmd));
+static cl::opt<bool> benchV1("v1",
+                             cl::desc("Also run each kernel with the seed's V1 choices (tiles of "
+                                      "at most 2 vectors, depth 2) replayed as a plan"),
+                             cl::sub(benchCmd));
 static cl::opt<uint64_t> benchSeed("seed", cl::desc("Seed for random input contents"),
                                    cl::init(0), cl::sub(benchCmd));
 static cl::opt<unsigned> benchJobs("jobs",
@@ -102,6 +112,10 @@ struct BenchRow {
   std::string limit;
   double compileMs = 0;
   double simulateMs = 0;
+  /// --v1: cycles of the V1 plan (0: not run), or why it could not run.
+  int64_t v1Cycles = 0;
+  std::string v1Problem;
+  double v1Ratio() const { return cycles > 0 ? double(v1Cycles) / double(cycles) : 0; }
   double ratio() const { return bound > 0 ? double(cycles) / bound : 0; }
   std::string result() const {
     switch (outcome) {
@@ -155,6 +169,105 @@ static std::optional<int64_t> parseSize(llvm::StringRef text) {
   if (text.getAsInteger(10, value) || value < 1)
     return std::nullopt;
   return value * scale;
+}
+
+/// The V1 plan of a schedule's `plan` (its JSON): every group's tile cut to
+/// at most two vectors of its compute unit (`lanes` elements each) along
+/// the last dimension and 1 along the others, depth 2. With
+/// `keepLastDim` the last dimension stays whole (a reduced dimension must).
+static std::optional<std::string> v1Plan(llvm::StringRef plan, int64_t lanes, bool keepLastDim) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(plan);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return std::nullopt;
+  }
+  llvm::json::Object *root = parsed->getAsObject();
+  llvm::json::Array *kernels = root ? root->getArray("kernels") : nullptr;
+  if (!kernels)
+    return std::nullopt;
+  for (llvm::json::Value &kernel : *kernels) {
+    llvm::json::Array *groups =
+        kernel.getAsObject() ? kernel.getAsObject()->getArray("groups") : nullptr;
+    if (!groups)
+      return std::nullopt;
+    for (llvm::json::Value &group : *groups) {
+      llvm::json::Object *g = group.getAsObject();
+      llvm::json::Array *tile = g ? g->getArray("tile") : nullptr;
+      if (!tile || tile->empty())
+        return std::nullopt;
+      for (size_t d = 0; d + 1 < tile->size(); ++d)
+        (*tile)[d] = int64_t(1);
+      std::optional<int64_t> last = tile->back().getAsInteger();
+      if (!last)
+        return std::nullopt;
+      if (!keepLastDim)
+        tile->back() = std::min<int64_t>(*last, 2 * lanes);
+      (*g)["depth"] = int64_t(2);
+    }
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(*parsed));
+  return text;
+}
+
+/// --v1: runs the kernel again with the V1 plan of `heuristicPlan` (see
+/// v1Plan), first with the last dimension cut, then, if the schedule
+/// rejects that (a reduced dimension), whole.
+static void runV1(mlir::MLIRContext &context, const arch::ArchModel &model,
+                  llvm::StringRef archName, const BenchCase &benchCase, mlir::ModuleOp module,
+                  const interp::SourceNames &names, llvm::StringRef heuristicPlan,
+                  BenchRow &row) {
+  mlir::Type type = benchCase.type == gen::ElemType::F32
+                        ? mlir::Type(mlir::Float32Type::get(&context))
+                        : mlir::Type(mlir::Float16Type::get(&context));
+  int64_t lanes = 0;
+  for (arch::NodeId id = 0; id < model.nodes().size(); ++id)
+    if (model.node(id).isCompute() && !model.node(id).compute.isMatrix())
+      if (std::optional<int64_t> l = model.node(id).compute.lanesFor(type))
+        lanes = std::max(lanes, *l);
+  if (lanes == 0) {
+    row.v1Problem = "no vector unit for the type";
+    return;
+  }
+  for (bool keepLastDim : {false, true}) {
+    std::optional<std::string> plan = v1Plan(heuristicPlan, lanes, keepLastDim);
+    if (!plan) {
+      row.v1Problem = "the plan is not readable";
+      return;
+    }
+    llvm::SmallString<128> path;
+    int fd;
+    if (llvm::sys::fs::createTemporaryFile("ktflow-v1", "json", fd, path)) {
+      row.v1Problem = "cannot write a temporary plan";
+      return;
+    }
+    {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      os << *plan;
+    }
+    run::RunOptions options;
+    options.arch = archName.str();
+    options.seed = benchSeed;
+    options.plan = path.str().str();
+    std::string message;
+    mlir::FailureOr<run::RunReport> report =
+        run::runKernel(module, model, names, options, message);
+    llvm::sys::fs::remove(path);
+    if (mlir::succeeded(report)) {
+      bool match = llvm::all_of(report->outputs, [](const run::OutputComparison &o) {
+        return o.firstMismatch < 0;
+      });
+      if (!match) {
+        row.v1Problem = "MISMATCH";
+        return;
+      }
+      row.v1Cycles = report->result.totalCycles.count();
+      row.v1Problem.clear();
+      return;
+    }
+    row.v1Problem = message.empty() ? "unsupported" : message;
+  }
 }
 
 /// Generates, parses and runs one benchmark; diagnostics are captured as
@@ -217,6 +330,9 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
          << ", expected " << output.expected;
       break;
     }
+  if (benchV1 && row.outcome == Outcome::Match)
+    runV1(context, model, archName, benchCase, *module, interp::collectSourceNames(asmState),
+          report->planJson, row);
   return row;
 }
 
@@ -229,9 +345,12 @@ static bool measured(const BenchRow &row) {
 }
 
 static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
-  os << llvm::format("%-13s %-5s %-8s %-11s %4s %12s %12s %7s %-24s %10s %10s  %s\n", "kernel",
+  os << llvm::format("%-13s %-5s %-8s %-11s %4s %12s %12s %7s %-24s %10s %10s  ", "kernel",
                      "dtype", "arch", "shape", "grid", "bound", "cycles", "ratio", "limit",
-                     "compile-ms", "sim-ms", "result");
+                     "compile-ms", "sim-ms");
+  if (benchV1)
+    os << llvm::format("%12s %7s  ", "v1-cycles", "v1/heur");
+  os << "result\n";
   for (const BenchRow &row : rows) {
     const BenchCase &c = row.benchCase;
     std::string kind = gen::benchKindName(c.kind).str();
@@ -245,7 +364,14 @@ static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
       os << llvm::format("%-13s %-5s %-8s %-11s %4lld %12s %12s %7s %-24s %10s %10s  ",
                          kind.c_str(), dtype.c_str(), row.arch.c_str(), shapeOf(c).c_str(),
                          (long long)c.grid, "-", "-", "-", "-", "-", "-");
-    os << row.result() << "\n";
+    if (benchV1 && row.v1Cycles > 0)
+      os << llvm::format("%12lld %7.2f  ", (long long)row.v1Cycles, row.v1Ratio());
+    else if (benchV1)
+      os << llvm::format("%12s %7s  ", "-", "-");
+    os << row.result();
+    if (benchV1 && !row.v1Problem.empty() && measured(row))
+      os << " (v1: " << llvm::StringRef(row.v1Problem).split('\n').first << ")";
+    os << "\n";
   }
 }
 
@@ -307,6 +433,10 @@ static int writeJson(llvm::ArrayRef<BenchRow> rows) {
           json.attribute("limit", row.limit);
           json.attribute("compile_ms", row.compileMs);
           json.attribute("simulate_ms", row.simulateMs);
+          if (row.v1Cycles > 0) {
+            json.attribute("v1_cycles", row.v1Cycles);
+            json.attribute("v1_ratio", row.v1Ratio());
+          }
         }
         json.attribute("result", row.result());
       });

@@ -43,7 +43,7 @@ static cl::opt<int64_t> genMaxTiles("max-tiles",
 static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
-                       "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax"),
+                       "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, fill"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"),

@@ -6,8 +6,9 @@
 // fill — and the simulator receives exactly those bytes), and compares
 // every output buffer. Then prints the summary of RunSummary.h (cycles, the
 // roofline bound of the schedule's workload, their ratio, the limiting
-// resource, the plan; per-unit utilisation with --verbose). docs/run.md
-// describes the output and the comparison rules.
+// resource, the plan; per-unit utilisation with --verbose). `--plan FILE`
+// replays a plan, `--dump-plan FILE` writes the schedule's decisions.
+// docs/run.md describes the output and the comparison rules.
 // Exit status 1 on a mismatch or any error.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +32,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
@@ -68,6 +70,14 @@ static cl::opt<std::string> runReport("report",
                                       cl::desc("Write an HTML report (lib/Report, docs/run.md)"),
                                       cl::value_desc("FILE.html"),
                                       cl::cat(ktflow::tool::outputCategory()), cl::sub(runCmd));
+static cl::opt<std::string> runPlan("plan", cl::desc("Replay the decisions of FILE"),
+                                    cl::value_desc("FILE"),
+                                    cl::cat(ktflow::tool::scheduleCategory()), cl::sub(runCmd));
+static cl::opt<std::string> runDumpPlan("dump-plan",
+                                        cl::desc("Write the schedule's decisions to FILE"),
+                                        cl::value_desc("FILE"),
+                                        cl::cat(ktflow::tool::scheduleCategory()),
+                                        cl::sub(runCmd));
 static cl::opt<bool> runInjectFault(
     "inject-fault",
     cl::desc("Testing only: flip one bit of the first simulated output before comparing, "
@@ -150,8 +160,11 @@ static int runKernel() {
   if (!model)
     return error.empty() ? 1 : failWith(error);
   if (llvm::StringRef(runInput).ends_with(".kbin") ||
-      llvm::StringRef(runInput).ends_with(".kasm"))
+      llvm::StringRef(runInput).ends_with(".kasm")) {
+    if (!runPlan.empty() || !runDumpPlan.empty())
+      return failWith("--plan and --dump-plan need a KTIR kernel, not device code");
     return runBundle(context, *model);
+  }
 
   auto file = mlir::openInputFile(runInput, &error);
   if (!file)
@@ -171,6 +184,7 @@ static int runKernel() {
   options.trace = !runTrace.empty() || !runReport.empty();
   options.injectFault = runInjectFault;
   options.keepBuffers = !runOut.empty();
+  options.plan = runPlan;
   std::string message;
   mlir::FailureOr<run::RunReport> report =
       run::runKernel(*module, *model, interp::collectSourceNames(asmState), options, message);
@@ -179,6 +193,13 @@ static int runKernel() {
   if (!runTrace.empty())
     if (llvm::Error e = sim::writeChromeTrace(report->result, runTrace))
       return failWith(llvm::toString(std::move(e)));
+  if (!runDumpPlan.empty()) {
+    auto out = mlir::openOutputFile(runDumpPlan, &error);
+    if (!out)
+      return failWith(error);
+    out->os() << report->planJson;
+    out->keep();
+  }
 
   if (int rc = writeReport(report::reportOfRun(*report, *model, runInput, "")))
     return rc;

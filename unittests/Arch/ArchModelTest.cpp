@@ -168,7 +168,7 @@ TEST_F(ArchModelTest, SpyreFiguresAndMatrixUnit) {
   EXPECT_EQ(model->unitsPerMemoryInstance(lx, sfp), 2);
   mlir::Type f16 = mlir::Float16Type::get(&context);
   EXPECT_EQ(model->node(sfp).compute.lanesFor(f16), 64);
-  EXPECT_EQ(model->node(pt).compute.workPerIssue(f16), 8 * 8 * 12);
+  EXPECT_EQ(model->node(pt).compute.workPerIssue(f16), 8 * 8 * 8);
   std::optional<Route> toPt = model->routeFrom(node(*model, "ddr"), {pt, 0});
   ASSERT_TRUE(toPt);
   EXPECT_EQ(names(*model, model->unitsOn(*toPt)), (Names{"dma", "ld", "pt"}));
@@ -230,6 +230,38 @@ TEST_F(ArchModelTest, RooflineAllCoresIsBoundByTheSharedPort) {
   }
 }
 
+TEST_F(ArchModelTest, RooflineChargesTheReadWriteMix) {
+  auto model = load("spyre");
+  ASSERT_TRUE(model);
+  NodeId ddr = node(*model, "ddr"), sfp = node(*model, "sfp");
+  // spyre's DDR port: 100 B/cycle one way, 70 B/cycle balanced. Read 3 MiB,
+  // write 1 MiB: the 2 MiB excess at 100 and 2 x 1 MiB paired at 70 take
+  // 20971.52 + 29959.31 cycles, more than 4 MiB / 100 = 41943.04.
+  Workload mixed;
+  model->addRouteTraffic(mixed, *model->routeFrom(ddr, {sfp, 0}), Bytes(3 << 20));
+  model->addRouteTraffic(mixed, *model->routeTo({sfp, 0}, ddr), Bytes(1 << 20));
+  EXPECT_EQ(mixed.memoryWrites(ddr), Bytes(1 << 20));
+  auto bound = model->roofline(mixed);
+  ASSERT_TRUE(bool(bound)) << llvm::toString(bound.takeError());
+  EXPECT_EQ(model->resourceName(bound->loads[*bound->limiting].resource), "memory @ddr");
+  EXPECT_NEAR(bound->cycles, double(2 << 20) / 100 + 2.0 * double(1 << 20) / 70, 1e-6);
+  // Read-only traffic moves at the full rate.
+  Workload readOnly;
+  model->addRouteTraffic(readOnly, *model->routeFrom(ddr, {sfp, 0}), Bytes(4 << 20));
+  auto readBound = model->roofline(readOnly);
+  ASSERT_TRUE(bool(readBound)) << llvm::toString(readBound.takeError());
+  EXPECT_NEAR(readBound->cycles, double(4 << 20) / 100, 1e-6);
+}
+
+TEST_F(ArchModelTest, PortCyclesWithoutAMixCostIsBytesOverBandwidth) {
+  MemoryInfo port;
+  port.bandwidth = Bandwidth{64};
+  EXPECT_DOUBLE_EQ(port.portCycles(Bytes(640), Bytes(640)), 20);
+  port.mixedBandwidth = Bandwidth{32};
+  EXPECT_DOUBLE_EQ(port.portCycles(Bytes(640), Bytes(640)), 40);
+  EXPECT_DOUBLE_EQ(port.portCycles(Bytes(640), Bytes(0)), 10);
+}
+
 TEST_F(ArchModelTest, RooflineOneCoreIsBoundByItsDmaPath) {
   auto model = load("sample");
   ASSERT_TRUE(model);
@@ -263,12 +295,13 @@ TEST_F(ArchModelTest, RooflineMatrixUnit) {
   auto model = load("spyre");
   ASSERT_TRUE(model);
   Workload work;
-  // 49152000 MACs on 64 PT arrays of 8 x 8 x 12 MACs per cycle = 1000.
+  // 49152000 MACs on 64 PT arrays of 8 x 8 x 8 MACs per cycle = 1500
+  // cycles (1 us at spyre's 1.5 GHz).
   work.addCompute(node(*model, "pt"), "matmul", mlir::Float16Type::get(&context),
                   49152000);
   auto bound = model->roofline(work);
   ASSERT_TRUE(bool(bound)) << llvm::toString(bound.takeError());
-  EXPECT_DOUBLE_EQ(bound->cycles, 1000);
+  EXPECT_DOUBLE_EQ(bound->cycles, 1500);
 }
 
 TEST_F(ArchModelTest, RooflineSpyreElementwiseMatchesSpyreNotes) {
@@ -281,12 +314,16 @@ TEST_F(ArchModelTest, RooflineSpyreElementwiseMatchesSpyreNotes) {
   model->addRouteTraffic(work, *model->routeTo({sfp, 0}, ddr), Bytes(768000));
   auto all = model->roofline(work);
   ASSERT_TRUE(bool(all));
-  // All 32 cores: the DDR port, 2304000 / 150 = 15360 cycles.
+  // All 32 cores: the DDR port, the 768000 B excess of reads at 100 B/cycle
+  // and 2 x 768000 B of paired reads and writes at 70 B/cycle.
   EXPECT_EQ(model->resourceName(all->loads[*all->limiting].resource), "memory @ddr");
-  EXPECT_DOUBLE_EQ(all->cycles, 15360);
-  // One core: its DMA path, 1536000 / 64 = 24000 cycles.
-  work.setActiveInstances(group(*model, "core"), 1);
-  auto one = model->roofline(work);
+  EXPECT_NEAR(all->cycles, 768000.0 / 100 + 2 * 768000.0 / 70, 1e-6);
+  // One core reading the inputs only: its DMA path, 1536000 / 64 = 24000
+  // cycles, above the port's 1536000 / 100.
+  Workload reads;
+  model->addRouteTraffic(reads, *model->routeFrom(ddr, {sfp, 0}), Bytes(1536000));
+  reads.setActiveInstances(group(*model, "core"), 1);
+  auto one = model->roofline(reads);
   ASSERT_TRUE(bool(one));
   EXPECT_EQ(model->resourceName(one->loads[*one->limiting].resource), "link @dma_to_lx");
   EXPECT_DOUBLE_EQ(one->cycles, 24000);

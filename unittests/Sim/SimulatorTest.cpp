@@ -323,6 +323,93 @@ instances 1
   EXPECT_GE(r.totalCycles.count(), latency + bytes / port);
 }
 
+/// deviceText with the timing fields: @g's port sustains `mixed` B/cycle
+/// for balanced reads and writes, and the DMA spends `issue` cycles on
+/// every copy before its data moves.
+std::string timedDeviceText(int cores, int portBandwidth, int mixed, int issue) {
+  std::string text = deviceText(cores, portBandwidth, 4);
+  std::string port = "bandwidth = " + std::to_string(portBandwidth) + "}";
+  text.replace(text.find(port), port.size(),
+               "bandwidth = " + std::to_string(portBandwidth) +
+                   ", mixed_bandwidth = " + std::to_string(mixed) + "}");
+  std::string dma = "ktarch.dma @dma {access = [#g_rule, #s_rule]}";
+  text.replace(text.find(dma), dma.size(),
+               "ktarch.dma @dma {access = [#g_rule, #s_rule], issue_cost = " +
+                   std::to_string(issue) + "}");
+  return text;
+}
+
+const char *kReadThenWrite = R"(ktdc 1
+device test
+symbol $A f16 2048 in
+symbol $B f16 2048 out
+program @dma
+instances 0
+  copy @s, $A, run 4096
+program @dma
+instances 1
+  copy $B, @s, run 4096
+)";
+
+TEST_F(SimulatorTest, MixedReadsAndWritesCostThePortItsBalancedRate) {
+  // 4096 bytes read and 4096 written through @g's port: balanced traffic,
+  // so the port is busy 2 x 4096 / 8 = 1024 cycles at mixed_bandwidth 8,
+  // where without a mix cost it is 8192 / 16 = 512 (the twin below).
+  auto mixed = parseArch(timedDeviceText(2, 16, 8, 0));
+  auto free = parseArch(deviceText(2, 16, 4));
+  ASSERT_TRUE(mixed && free);
+  SimResult costly = run(assemble(kReadThenWrite), *mixed);
+  SimResult plain = run(assemble(kReadThenWrite), *free);
+  ASSERT_EQ(costly.ports.size(), 1u);
+  ASSERT_EQ(plain.ports.size(), 1u);
+  EXPECT_EQ(costly.ports[0].busy.count(), 1024);
+  EXPECT_EQ(plain.ports[0].busy.count(), 512);
+  EXPECT_GE(costly.totalCycles.count(), 1024);
+}
+
+TEST_F(SimulatorTest, OneDirectionPaysNoMixCost) {
+  // Only reads: the port's full 16 B/cycle, mix cost or not.
+  auto mixed = parseArch(timedDeviceText(1, 16, 8, 0));
+  ASSERT_TRUE(mixed);
+  SimResult r = run(assemble(copyProgram(4096, "0")), *mixed);
+  EXPECT_EQ(r.totalCycles.count(), 10 + 1 + 4096 / 16);
+}
+
+TEST_F(SimulatorTest, DmaIssueCostSpacesCopiesAndHidesBehindLargeOnes) {
+  // The single-transfer case plus 20 cycles of the first descriptor's
+  // set-up; the next set-up overlaps the previous copy's data.
+  auto model = parseArch(timedDeviceText(1, 64, 64, 20));
+  ASSERT_TRUE(model);
+  SimResult one = run(assemble(copyProgram(4096, "0")), *model);
+  EXPECT_EQ(one.totalCycles.count(), 20 + 10 + 1 + 4096 / 64);
+  SimResult two = run(assemble(R"(ktdc 1
+device test
+symbol $A f16 2048 in
+program @dma
+instances 0
+  copy @s, $A, run 2048
+  copy @s+2048, $A+2048, run 2048
+)"),
+                      *model);
+  // The second copy (ready at 20 + 20) waits only for the first's data to
+  // leave the port (at 20 + 2048 / 64): its set-up is hidden.
+  EXPECT_EQ(two.totalCycles.count(), 20 + 2048 / 64 + 10 + 1 + 2048 / 64);
+  EXPECT_EQ(unit(two, "@dma[core=0]")->instructions, 2u);
+  // Four 128-byte copies (2 cycles of data each) start 20 cycles apart.
+  SimResult small = run(assemble(R"(ktdc 1
+device test
+symbol $A f16 2048 in
+program @dma
+instances 0
+  copy @s, $A, run 128
+  copy @s+128, $A+128, run 128
+  copy @s+256, $A+256, run 128
+  copy @s+384, $A+384, run 128
+)"),
+                        *model);
+  EXPECT_EQ(small.totalCycles.count(), 4 * 20 + 10 + 1 + 128 / 64);
+}
+
 TEST_F(SimulatorTest, SlowStreamLeavesAWideResourceFreeBetweenItsChunks) {
   // The DMA fills @s at 64 B/cycle (its link) through @s's port of 256
   // B/cycle while the load unit reads @s through the same port: the DMA

@@ -119,8 +119,15 @@ struct MemoryInfo {
   /// Bytes per cycle one instance serves over all its links together;
   /// absent when only the links limit traffic.
   std::optional<Bandwidth> bandwidth;
+  /// Timing: bytes per cycle the port sustains for balanced reads and
+  /// writes; absent when mixing them costs nothing.
+  std::optional<Bandwidth> mixedBandwidth;
 
   Bytes usable() const { return capacity - reserved; }
+  /// Cycles the port needs for `read` and `written` bytes (requires a
+  /// bandwidth): the excess of one direction over the other at `bandwidth`,
+  /// each read paired with a write at `mixedBandwidth`.
+  double portCycles(Bytes read, Bytes written) const;
   bool backs(KtirSpace space) const;
 };
 
@@ -153,6 +160,9 @@ struct Node {
   /// Access rules per memory (movers, and compute units that read or write a
   /// memory directly).
   llvm::SmallVector<AccessRule, 2> access;
+  /// Timing, for movers: cycles spent on each transfer instruction before
+  /// its data moves (a DMA descriptor's set-up).
+  Cycles issueCost;
 
   bool isMemory() const { return kind == NodeKind::Memory; }
   bool isCompute() const { return kind == NodeKind::Compute; }
@@ -224,7 +234,9 @@ struct Route {
 class Workload {
 public:
   void addLinkBytes(LinkId link, Bytes bytes);
-  void addMemoryBytes(NodeId memory, Bytes bytes);
+  /// Bytes through `memory`'s port, read and written (the roofline charges
+  /// the mix of the two where the description gives it a cost).
+  void addMemoryBytes(NodeId memory, Bytes read, Bytes written);
   /// `count` is elements for a vector unit and multiply-adds for a matrix
   /// unit (op class "matmul").
   void addCompute(NodeId unit, llvm::StringRef opClass, mlir::Type elementType,
@@ -240,13 +252,17 @@ public:
     int64_t count;
   };
   const std::map<LinkId, Bytes> &linkBytes() const { return linkTraffic; }
+  /// Read plus written bytes per memory.
   const std::map<NodeId, Bytes> &memoryBytes() const { return memoryTraffic; }
+  /// Written bytes of `memory` (a part of memoryBytes()).
+  Bytes memoryWrites(NodeId memory) const;
   llvm::ArrayRef<ComputeWork> computeWork() const { return compute; }
   std::optional<int64_t> activeInstances(GroupId group) const;
 
 private:
   std::map<LinkId, Bytes> linkTraffic;
   std::map<NodeId, Bytes> memoryTraffic;
+  std::map<NodeId, Bytes> memoryWritten;
   std::vector<ComputeWork> compute;
   std::map<GroupId, int64_t> active;
 };

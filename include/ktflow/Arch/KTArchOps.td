@@ -61,13 +61,21 @@ def KTArch_MemoryOp : KTArch_Op<"memory", [ParentOneOf<["DeviceOp", "GroupOp"]>]
     spaces (`global`, `ct_local`) it backs; `bandwidth`, when present, is the
     bytes per cycle one instance serves in total over all its links, shared
     by every user.
+
+    Timing (optional): `mixed_bandwidth` is the bytes per cycle the port
+    sustains when its reads and writes are balanced (a read/write turnaround
+    costs time). Traffic of R bytes read and W written takes
+    |R - W| / bandwidth + 2 min(R, W) / mixed_bandwidth cycles; the default,
+    `bandwidth`, makes mixing free. It needs `bandwidth` and may not exceed it.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        KTArch_IntAttr:$capacity,
                        DefaultValuedAttr<KTArch_IntAttr, "0">:$reserved,
                        KTArch_IntAttr:$alignment,
                        DefaultValuedAttr<StrArrayAttr, "{}">:$spaces,
-                       OptionalAttr<KTArch_IntAttr>:$bandwidth);
+                       OptionalAttr<KTArch_IntAttr>:$bandwidth,
+                       // Timing: the read/write mix cost.
+                       OptionalAttr<KTArch_IntAttr>:$mixed_bandwidth);
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
 }
@@ -78,9 +86,15 @@ class KTArch_MoverOp<string mnemonic, string what>
   let description = [{
     `access` lists, per memory the unit reads or writes, the legal access
     sizes and alignments (#ktarch.access).
+
+    Timing (optional): `issue_cost` is the cycles the unit spends on each
+    transfer instruction it issues (a DMA descriptor, a push or a pop)
+    before that instruction's data starts to move; default 0.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       DefaultValuedAttr<TypedArrayAttrBase<KTArch_AccessAttr, "access rules">, "{}">:$access);
+                       DefaultValuedAttr<TypedArrayAttrBase<KTArch_AccessAttr, "access rules">, "{}">:$access,
+                       // Timing: the per-instruction issue cost.
+                       DefaultValuedAttr<KTArch_IntAttr, "0">:$issue_cost);
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
 }

@@ -13,9 +13,11 @@
 
 namespace ktflow::gen {
 
-enum class BenchKind { Add, Mul, Fma, Relu, BcastRow, BcastCol, BcastScalar, RowSum, RowMax };
+/// Fill (a scalar broadcast to the whole tensor and stored: a write-only
+/// stream, for calibrating the simulator) is not part of the suite.
+enum class BenchKind { Add, Mul, Fma, Relu, BcastRow, BcastCol, BcastScalar, RowSum, RowMax, Fill };
 
-/// Every kind, in the order the suite lists them.
+/// Every kind of the suite, in the order the suite lists them.
 llvm::ArrayRef<BenchKind> allBenchKinds();
 llvm::StringRef benchKindName(BenchKind kind);
 std::optional<BenchKind> parseBenchKind(llvm::StringRef name);

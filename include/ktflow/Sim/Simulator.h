@@ -5,7 +5,9 @@
 // the ArchModel finds, each costing latency + bytes / bandwidth and shared
 // among users through per-resource reservations; FIFOs block producers
 // when full and consumers when empty; compute costs are the description's
-// issue costs. Values are real (f16/bf16 rounded after every operation).
+// issue costs. Where the description gives them, a memory port charges the
+// mix of reads and writes (mixed_bandwidth) and a mover its per-transfer
+// issue cost. Values are real (f16/bf16 rounded after every operation).
 // docs/simulator.md describes the timing and sharing model.
 //
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,172 @@
+//===- ExecuteTransfers.cpp - copies, vector loads and vector stores ===//
+//
+// A copy (an n-D strided DMA descriptor), a vector load and a vector store
+// reserve the path of their route (source port, links, destination port)
+// through the resource calendar. The issuing unit is free once its data
+// has left the first resource (a DMA engine queues descriptors, a load
+// unit pipelines reads); the data lands in memory when its tail arrives,
+// as a pending write, so a reader that runs earlier sees the old bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "Engine.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace ktflow;
+using namespace ktflow::sim;
+using namespace ktflow::sim::detail;
+using namespace ktflow::arch;
+using namespace ktflow::dc;
+using llvm::StringRef;
+
+void Engine::landWrite(size_t index) {
+  PendingWrite &w = writes[index];
+  size_t offset = 0;
+  for (auto [address, size] : w.runs) {
+    memories[w.memory].write(address, w.data.data() + offset, size);
+    offset += size.count();
+  }
+  freeWrites.push_back(index);
+}
+
+bool Engine::executeCopy(unsigned unit, const Instruction &inst) {
+  Unit &u = units[unit];
+  if (!payIssueCost(unit))
+    return false;
+  std::optional<Place> dstOr = resolve(u, inst.dst), srcOr = resolve(u, inst.src);
+  if (!dstOr || !srcOr)
+    return false;
+  Place dst = *dstOr, src = *srcOr;
+  llvm::SmallVector<Bytes, 4> srcStrides, dstStrides;
+  Bytes srcExtent = inst.bytes, dstExtent = inst.bytes;
+  int64_t runs = 1;
+  for (const CopyDim &d : inst.dims)
+    if (d.srcStride < Bytes(0) || d.dstStride < Bytes(0))
+      return fail(u, "negative strides are not supported");
+  for (const CopyDim &d : inst.dims) {
+    srcStrides.push_back(d.srcStride);
+    dstStrides.push_back(d.dstStride);
+    // Loaded code can name any count and stride: an extent past int64
+    // is an error, not an overflow.
+    int64_t srcSpan, dstSpan, src, dst;
+    if (llvm::MulOverflow(d.srcStride.count(), d.count - 1, srcSpan) ||
+        llvm::MulOverflow(d.dstStride.count(), d.count - 1, dstSpan) ||
+        llvm::AddOverflow(srcExtent.count(), srcSpan, src) ||
+        llvm::AddOverflow(dstExtent.count(), dstSpan, dst) ||
+        llvm::MulOverflow(runs, d.count, runs))
+      return fail(u, "the copy's extent overflows");
+    srcExtent = Bytes(src);
+    dstExtent = Bytes(dst);
+  }
+  if (!checkAccess(u, src, inst.bytes, srcStrides, srcExtent) ||
+      !checkAccess(u, dst, inst.bytes, dstStrides, dstExtent))
+    return false;
+  Bytes total = inst.bytes * runs;
+  // The simulator stages a copy's bytes in host memory; a bound keeps a
+  // corrupt descriptor from exhausting it (a host limit, not a device one).
+  if (options.computeValues && total > kMaxStagedBytes)
+    return fail(u, llvm::formatv("copies {0} bytes at once; the simulator stages at most {1}",
+                                 total.count(), kMaxStagedBytes.count()));
+  std::vector<PathStep> path;
+  if (Reservable *p = portResource(src.memory))
+    path.push_back(p);
+  if (!appendRouteBetween(u, path, src.memory, u.instance))
+    return false;
+  if (!appendRouteBetween(u, path, u.instance, dst.memory))
+    return false;
+  if (Reservable *p = portResource(dst.memory))
+    path.push_back({p, /*write=*/true});
+  auto [sendEnd, tail] = reserve(path, total);
+  size_t w = newWrite(memoryKey(dst.memory));
+  if (options.computeValues) {
+    PendingWrite &pw = writes[w];
+    pw.data.resize(total.count());
+    SimMemory &from = memoryOf(src.memory);
+    // Walk the runs in row-major order of the dimensions.
+    llvm::SmallVector<int64_t, 4> idx(inst.dims.size(), 0);
+    for (int64_t r = 0; r < runs; ++r) {
+      Bytes so = src.address, dof = dst.address;
+      for (size_t d = 0; d < idx.size(); ++d) {
+        so += inst.dims[d].srcStride * idx[d];
+        dof += inst.dims[d].dstStride * idx[d];
+      }
+      from.read(so, pw.data.data() + r * inst.bytes.count(), inst.bytes);
+      pw.runs.push_back({dof, inst.bytes});
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < inst.dims[d].count)
+          break;
+        idx[d] = 0;
+      }
+    }
+  }
+  schedule(Event{tail, 0, Event::Write, 0, 0, w});
+  u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
+  busy(unit, sendEnd);
+  issued(u);
+  ++u.pc;
+  resumeAt(unit, sendEnd);
+  return false;
+}
+
+bool Engine::executeVLoad(unsigned unit, const Instruction &inst) {
+  Unit &u = units[unit];
+  std::optional<Place> srcOr = resolve(u, inst.src);
+  if (!srcOr)
+    return false;
+  Place src = *srcOr;
+  Bytes size = toBytes(Elements(inst.count), elemTypeSize(inst.type));
+  if (!checkAccess(u, src, size, {}, size))
+    return false;
+  std::vector<PathStep> path;
+  if (Reservable *p = portResource(src.memory))
+    path.push_back(p);
+  if (!appendRouteBetween(u, path, src.memory, u.instance))
+    return false;
+  auto [sendEnd, tail] = reserve(path, size);
+  VectorValue &v = u.regs[inst.vd];
+  v.type = inst.type;
+  v.count = inst.count;
+  if (options.computeValues) {
+    std::vector<uint8_t> bytes(size.count());
+    memoryOf(src.memory).read(src.address, bytes.data(), size);
+    loadVector(v, bytes.data());
+  }
+  busy(unit, tail);
+  ++u.pc;
+  resumeAt(unit, tail);
+  return false;
+}
+
+bool Engine::executeVStore(unsigned unit, const Instruction &inst) {
+  Unit &u = units[unit];
+  const VectorValue &v = u.regs[inst.va];
+  if (v.count == 0)
+    return fail(u, llvm::formatv("register v{0} holds no value", unsigned(inst.va)));
+  std::optional<Place> dstOr = resolve(u, inst.dst);
+  if (!dstOr)
+    return false;
+  Place dst = *dstOr;
+  Bytes size = toBytes(Elements(v.count), elemTypeSize(v.type));
+  if (!checkAccess(u, dst, size, {}, size))
+    return false;
+  std::vector<PathStep> path;
+  if (!appendRouteBetween(u, path, u.instance, dst.memory))
+    return false;
+  if (Reservable *p = portResource(dst.memory))
+    path.push_back({p, /*write=*/true});
+  auto [sendEnd, tail] = reserve(path, size);
+  size_t w = newWrite(memoryKey(dst.memory));
+  if (options.computeValues) {
+    writes[w].data.resize(size.count());
+    storeVector(v, writes[w].data.data());
+    writes[w].runs.push_back({dst.address, size});
+  }
+  schedule(Event{tail, 0, Event::Write, 0, 0, w});
+  u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
+  busy(unit, sendEnd);
+  ++u.pc;
+  resumeAt(unit, sendEnd);
+  return false;
+}

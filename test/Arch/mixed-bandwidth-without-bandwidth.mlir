@@ -1,0 +1,20 @@
+// A mix cost needs the port bandwidth it derates.
+// RUN: not ktflow arch check %s 2>&1 | FileCheck %s
+
+#ddr_rule = #ktarch.access<memory = @ddr, min_size = 16, max_size = 256, size_multiple = 16, alignment = 16>
+#spad_rule = #ktarch.access<memory = @spad, min_size = 16, max_size = 256, size_multiple = 16, alignment = 16>
+ktarch.device @tiny clock_mhz = 1000 {
+  // CHECK: mixed-bandwidth-without-bandwidth.mlir:[[@LINE+1]]:3: error: 'ktarch.memory' op mixed_bandwidth needs a bandwidth
+  ktarch.memory @ddr {capacity = 1024, alignment = 16, spaces = ["global"], mixed_bandwidth = 48}
+  ktarch.group @core count = 1 {
+    ktarch.memory @spad {capacity = 256, alignment = 16, spaces = ["ct_local"]}
+    ktarch.dma @dma {access = [#ddr_rule, #spad_rule]}
+    ktarch.compute @vec {lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
+    ktarch.link @ddr_to_dma : @ddr -> @dma {bandwidth = 16, latency = 10, granule = 16}
+    ktarch.link @dma_to_spad : @dma -> @spad {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @spad_to_dma : @spad -> @dma {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @dma_to_ddr : @dma -> @ddr {bandwidth = 16, latency = 10, granule = 16}
+    ktarch.link @spad_to_vec : @spad -> @vec {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @vec_to_spad : @vec -> @spad {bandwidth = 16, latency = 1, granule = 16}
+  }
+}

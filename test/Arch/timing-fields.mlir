@@ -1,0 +1,21 @@
+// The timing fields accepted: a mix cost under the port bandwidth, a DMA issue cost (negative twins: mixed-bandwidth-*.mlir, negative-issue-cost.mlir).
+// RUN: ktflow arch show %s 2>&1 | FileCheck %s
+
+#ddr_rule = #ktarch.access<memory = @ddr, min_size = 16, max_size = 256, size_multiple = 16, alignment = 16>
+#spad_rule = #ktarch.access<memory = @spad, min_size = 16, max_size = 256, size_multiple = 16, alignment = 16>
+ktarch.device @tiny clock_mhz = 1000 {
+  ktarch.memory @ddr {capacity = 1024, alignment = 16, spaces = ["global"], bandwidth = 32, mixed_bandwidth = 16}
+  ktarch.group @core count = 1 {
+    ktarch.memory @spad {capacity = 256, alignment = 16, spaces = ["ct_local"]}
+    ktarch.dma @dma {access = [#ddr_rule, #spad_rule], issue_cost = 8}
+    ktarch.compute @vec {lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
+    ktarch.link @ddr_to_dma : @ddr -> @dma {bandwidth = 16, latency = 10, granule = 16}
+    ktarch.link @dma_to_spad : @dma -> @spad {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @spad_to_dma : @spad -> @dma {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @dma_to_ddr : @dma -> @ddr {bandwidth = 16, latency = 10, granule = 16}
+    ktarch.link @spad_to_vec : @spad -> @vec {bandwidth = 16, latency = 1, granule = 16}
+    ktarch.link @vec_to_spad : @vec -> @spad {bandwidth = 16, latency = 1, granule = 16}
+  }
+}
+// CHECK: memory @ddr: {{.*}} port 32 B/cycle (balanced reads and writes 16 B/cycle)
+// CHECK: dma @dma: issue 8 cycles per transfer;
