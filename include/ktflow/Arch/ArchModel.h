@@ -367,6 +367,9 @@ public:
   llvm::SmallVector<NodeId, 4> computeUnits() const;
   /// Memories backing a KTIR memory space (at least one for each space).
   llvm::SmallVector<NodeId, 2> memoriesBacking(KtirSpace space) const;
+  /// The memory KTIR's `ct_local` space means: the first that backs it,
+  /// where the scheduler places ct_local buffers (a built model has one).
+  NodeId ctLocalMemory() const { return memoriesBacking(KtirSpace::CtLocal).front(); }
   /// How many instances of `unit` share one instance of `memory` (e.g. 2
   /// corelets per core scratchpad); all of them when the memory's group does
   /// not enclose the unit's.
