@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <deque>
 
 using namespace mlir;
@@ -35,11 +36,10 @@ private:
   bool claimName(StringRef name, Operation *op);
   void collect(Block &body, GroupId scope);
   NodeId addNode(Operation *op, StringRef name, NodeKind kind, GroupId scope);
-  /// A DMA or load/store unit, with its (timing) issue cost.
-  void addMover(Operation *op, StringRef name, NodeKind kind, GroupId scope,
-                int64_t issueCost) {
-    model.nodeList[addNode(op, name, kind, scope)].issueCost = Cycles(issueCost);
-  }
+  /// A DMA or load/store unit: its counts and (timing) issue cost.
+  template <typename MoverOp>
+  void addMover(MoverOp unit, NodeKind kind, GroupId scope);
+  void setUnitCounts(NodeId id, int64_t semaphores, std::optional<int64_t> vectorRegisters);
   void resolveAccessRules();
   void resolveLinks();
   void checkSpacesBacked();
@@ -86,6 +86,23 @@ NodeId ArchModelBuilder::addNode(Operation *op, StringRef name, NodeKind kind,
   model.nodeByName[name] = id;
   nodeOps.push_back(op);
   return id;
+}
+
+void ArchModelBuilder::setUnitCounts(NodeId id, int64_t semaphores,
+                                     std::optional<int64_t> vectorRegisters) {
+  // The op verifiers bound both counts; clamp so a model built from an
+  // unverified device never sizes a simulator table from a wild value.
+  Node &node = model.nodeList[id];
+  node.semaphores = std::clamp<int64_t>(semaphores, 0, kMaxUnitSemaphores);
+  node.vectorRegisters =
+      std::clamp<int64_t>(vectorRegisters.value_or(0), 0, kMaxUnitVectorRegisters);
+}
+
+template <typename MoverOp>
+void ArchModelBuilder::addMover(MoverOp unit, NodeKind kind, GroupId scope) {
+  NodeId id = addNode(unit, unit.getSymName(), kind, scope);
+  setUnitCounts(id, unit.getSemaphores(), unit.getVectorRegisters());
+  model.nodeList[id].issueCost = Cycles(unit.getIssueCost());
 }
 
 void ArchModelBuilder::collect(Block &body, GroupId scope) {
@@ -137,20 +154,21 @@ void ArchModelBuilder::collect(Block &body, GroupId scope) {
         })
         .Case([&](ktarch::DmaOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addMover(unit, unit.getSymName(), NodeKind::Dma, scope, unit.getIssueCost());
+            addMover(unit, NodeKind::Dma, scope);
         })
         .Case([&](ktarch::LoadUnitOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addMover(unit, unit.getSymName(), NodeKind::LoadUnit, scope, unit.getIssueCost());
+            addMover(unit, NodeKind::LoadUnit, scope);
         })
         .Case([&](ktarch::StoreUnitOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addMover(unit, unit.getSymName(), NodeKind::StoreUnit, scope, unit.getIssueCost());
+            addMover(unit, NodeKind::StoreUnit, scope);
         })
         .Case([&](ktarch::ComputeOp unit) {
           if (!claimName(unit.getSymName(), unit))
             return;
           NodeId id = addNode(unit, unit.getSymName(), NodeKind::Compute, scope);
+          setUnitCounts(id, unit.getSemaphores(), unit.getVectorRegisters());
           ComputeInfo &info = model.nodeList[id].compute;
           for (NamedAttribute lanes : unit.getLanes())
             if (Type type = parseElementTypeName(lanes.getName(), unit.getContext()))

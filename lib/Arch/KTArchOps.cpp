@@ -89,21 +89,45 @@ static LogicalResult verifyAccessRules(Operation *op, ArrayAttr rules) {
   return success();
 }
 
-/// Checks a mover's access rules and (timing) its issue cost.
-static LogicalResult verifyMover(Operation *op, ArrayAttr rules, int64_t issueCost) {
-  if (failed(verifyAccessRules(op, rules)))
+/// Checks a unit's semaphore and vector-register counts: at least one, at
+/// most what ktflow models (arch::kMaxUnitSemaphores / kMaxUnitVectorRegisters).
+static LogicalResult verifyUnitCounts(Operation *op, StringRef unit, int64_t semaphores,
+                                      std::optional<int64_t> vectorRegisters) {
+  auto check = [&](StringRef field, int64_t value, int64_t max) -> LogicalResult {
+    if (value <= 0)
+      return op->emitOpError(field) << " of unit @" << unit << " must be positive, got "
+                                    << value;
+    if (value > max)
+      return op->emitOpError(field) << " of unit @" << unit << " is " << value
+                                    << ", more than the modelled " << max;
+    return success();
+  };
+  if (failed(check("semaphores", semaphores, arch::kMaxUnitSemaphores)))
     return failure();
-  if (issueCost < 0)
-    return op->emitOpError("issue_cost must not be negative, got ") << issueCost;
+  if (vectorRegisters &&
+      failed(check("vector_registers", *vectorRegisters, arch::kMaxUnitVectorRegisters)))
+    return failure();
   return success();
 }
 
-LogicalResult DmaOp::verify() { return verifyMover(*this, getAccess(), getIssueCost()); }
-LogicalResult LoadUnitOp::verify() { return verifyMover(*this, getAccess(), getIssueCost()); }
-LogicalResult StoreUnitOp::verify() { return verifyMover(*this, getAccess(), getIssueCost()); }
+/// Checks a mover's access rules, (timing) its issue cost and its counts.
+template <typename MoverOp>
+static LogicalResult verifyMover(MoverOp op) {
+  if (failed(verifyAccessRules(op, op.getAccess())))
+    return failure();
+  if (op.getIssueCost() < 0)
+    return op->emitOpError("issue_cost must not be negative, got ") << op.getIssueCost();
+  return verifyUnitCounts(op, op.getSymName(), op.getSemaphores(), op.getVectorRegisters());
+}
+
+LogicalResult DmaOp::verify() { return verifyMover(*this); }
+LogicalResult LoadUnitOp::verify() { return verifyMover(*this); }
+LogicalResult StoreUnitOp::verify() { return verifyMover(*this); }
 
 LogicalResult ComputeOp::verify() {
   if (failed(verifyAccessRules(*this, getAccess())))
+    return failure();
+  if (failed(verifyUnitCounts(*this, getSymName(), getSemaphores(), getVectorRegisters())))
     return failure();
   if (getLanes().empty())
     return emitOpError("lanes must list at least one element type");

@@ -42,7 +42,8 @@ struct LaunchState {
   TileScheduler::PerInstance<std::set<int64_t>> produced;
   TileScheduler::PerInstance<std::map<int64_t, llvm::SmallVector<RtValue, 2>>> partials;
 
-  LaunchState(int64_t numTiles, Bytes padCapacity) : pads(numTiles, padCapacity) {}
+  LaunchState(int64_t numTiles, Bytes padCapacity, std::string padSource)
+      : pads(numTiles, padCapacity, std::move(padSource)) {}
 };
 
 class TileExecutor {

@@ -561,7 +561,8 @@ LogicalResult Interpreter::run() {
   if (failed(readGrid(kernel, options.grid, grid)))
     return failure();
   int64_t numTiles = grid[0] * grid[1] * grid[2];
-  state = std::make_unique<LaunchState>(numTiles, options.scratchpadCapacity);
+  state = std::make_unique<LaunchState>(numTiles, options.scratchpadCapacity,
+                                        options.scratchpadSource);
   state->grid = grid;
 
   // 3. Arguments.

@@ -229,8 +229,9 @@ static Resolved resolveRange(const MemoryView &view, Elements first,
     if (!p)
       throw InterpError{"scratchpad access outside [0, " +
                         std::to_string(mem.pads.capacity().count()) +
-                        ") bytes of tile " + std::to_string(tile) + ": " +
-                        where() + ", " + std::to_string(size.count()) + " bytes"};
+                        ") bytes of tile " + std::to_string(tile) + " (" +
+                        mem.pads.source() + "): " + where() + ", " +
+                        std::to_string(size.count()) + " bytes"};
     return {p, nullptr};
   }
   }

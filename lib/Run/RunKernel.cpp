@@ -160,6 +160,14 @@ static double millisecondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+void ktflow::run::useDescriptionScratchpad(interp::InterpOptions &options,
+                                           const arch::ArchModel &model) {
+  const arch::Node &memory = model.node(model.ctLocalMemory());
+  options.scratchpadCapacity = memory.memory.usable();
+  options.scratchpadSource =
+      ("the usable bytes of @" + memory.name + " on '" + model.name() + "'").str();
+}
+
 mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
                                                   const arch::ArchModel &model,
                                                   const interp::SourceNames &names,
@@ -171,6 +179,7 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   interpOptions.funcName = options.funcName;
   interpOptions.args = options.args;
   interpOptions.seed = options.seed;
+  useDescriptionScratchpad(interpOptions, model);
   interp::InterpOptions bindOptions = interpOptions;
   bindOptions.bindOnly = true;
   interp::Interpreter initial(module, bindOptions, names);

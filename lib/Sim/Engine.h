@@ -96,8 +96,9 @@ struct Unit {
   std::vector<size_t> loopMatch;
   size_t pc = 0;
   llvm::SmallVector<LoopFrame, 4> loops;
-  std::vector<VectorValue> regs = std::vector<VectorValue>(kNumVectorRegisters);
-  int64_t sems[kNumSemaphores] = {};
+  /// Sized from the unit's description (checkUnitResources bounds every use).
+  std::vector<VectorValue> regs;
+  std::vector<int64_t> sems;
   State state = State::Ready;
   Cycles blockedSince;
   std::string blockReason;

@@ -58,6 +58,8 @@ bool Engine::createUnits() {
       u.program = &p;
       u.row = p.tableColumns ? &p.table[k] : nullptr;
       u.loopMatch = matchLoops(p);
+      u.regs.resize(model.vectorRegisterCount(*node));
+      u.sems.assign(model.semaphoreCount(*node), 0);
       u.stats.name = u.name;
       unitIndex[flat(inst)] = units.size();
       units.push_back(std::move(u));

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Engine.h"
+#include "ktflow/Sim/StaticChecks.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -88,6 +89,8 @@ SimResult Engine::run(const SymbolData &inputs) {
 llvm::Expected<SimResult> sim::simulate(const Bundle &bundle, const ArchModel &model,
                                         const SymbolData &inputs, const SimOptions &options) {
   if (llvm::Error e = verifyBundle(bundle, "bundle"))
+    return std::move(e);
+  if (llvm::Error e = checkUnitResources(bundle, model))
     return std::move(e);
   Engine engine(bundle, model, options);
   SimResult result = engine.run(inputs);

@@ -68,6 +68,12 @@ static void printNode(const ArchModel &model, const Node &node, unsigned indent,
       os << " issue " << node.issueCost.count() << " cycles per transfer;";
   }
   printAccess(model, node, os);
+  if (!node.isMemory()) {
+    os << (node.isMover() && node.access.empty() ? " " : "; ") << "semaphores "
+       << node.semaphores;
+    if (node.vectorRegisters > 0)
+      os << ", vector registers " << node.vectorRegisters;
+  }
   os << "\n";
 }
 

@@ -3,14 +3,18 @@
 // Runs a KTIR kernel in the reference interpreter. Parses with an
 // AsmParserState so that --arg can name arguments as written in the source,
 // launches the kernel, prints a short summary and, with --out, writes every
-// buffer as DIR/NAME.npy. Exit status 1 on any error.
+// buffer as DIR/NAME.npy. With --arch the scratchpad is the description's
+// (as in `ktflow run`); without, 2 MiB or --scratchpad-bytes. Exit status 1
+// on any error.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
 
 #include "ktflow/InitAll.h"
+#include "ktflow/Arch/ArchModel.h"
 #include "ktflow/Interp/Interpreter.h"
+#include "ktflow/Run/RunKernel.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -40,17 +44,25 @@ static cl::opt<uint64_t> interpSeed("seed", cl::desc("Seed for random buffer con
 static cl::opt<std::string> interpOut("out", cl::desc("Write every buffer as DIR/NAME.npy"),
                                       cl::value_desc("DIR"),
                                       cl::cat(ktflow::tool::outputCategory()), cl::sub(interpCmd));
-static cl::opt<int64_t> interpScratchpad(
-    "scratchpad-bytes", cl::desc("Capacity of each tile's scratchpad (default 2 MiB)"),
-    cl::init(2 << 20), cl::cat(ktflow::tool::limitsCategory()), cl::sub(interpCmd));
-static cl::list<int64_t> interpGrid("grid",
-                                    cl::desc("Grid for a kernel without a 'grid' attribute"),
-                                    cl::CommaSeparated, cl::cat(ktflow::tool::inputCategory()),
-                                    cl::sub(interpCmd));
-static cl::list<std::string> interpPrint("print", cl::desc("Print a buffer's values after the run"),
-                                         cl::value_desc("NAME"),
-                                         cl::cat(ktflow::tool::outputCategory()),
-                                         cl::sub(interpCmd));
+static cl::opt<int64_t>
+    interpScratchpad("scratchpad-bytes",
+                     cl::desc("Capacity of each tile's scratchpad without --arch "
+                              "(default 2 MiB)"),
+                     cl::init(2 << 20), cl::cat(ktflow::tool::limitsCategory()),
+                     cl::sub(interpCmd));
+static cl::opt<std::string>
+    interpArch("arch",
+               cl::desc("Architecture (name or file) whose ct_local memory is the "
+                        "scratchpad: its usable bytes are the capacity"),
+               cl::cat(ktflow::tool::inputCategory()), cl::sub(interpCmd));
+static cl::list<int64_t>
+    interpGrid("grid", cl::desc("Grid for a kernel without a 'grid' attribute"),
+               cl::CommaSeparated, cl::cat(ktflow::tool::inputCategory()),
+               cl::sub(interpCmd));
+static cl::list<std::string>
+    interpPrint("print", cl::desc("Print a buffer's values after the run"),
+                cl::value_desc("NAME"), cl::cat(ktflow::tool::outputCategory()),
+                cl::sub(interpCmd));
 static cl::opt<bool>
     interpCheckRaces("check-races",
                      cl::desc("Report global bytes touched by two tiles when one writes"),
@@ -90,6 +102,22 @@ static int runInterp() {
     return 1;
   }
   options.scratchpadCapacity = ktflow::Bytes(interpScratchpad);
+  if (interpScratchpad.getNumOccurrences())
+    options.scratchpadSource = "--scratchpad-bytes";
+  if (!interpArch.empty()) {
+    if (interpScratchpad.getNumOccurrences()) {
+      llvm::errs() << "ktflow interp: give --arch or --scratchpad-bytes, not both\n";
+      return 1;
+    }
+    std::shared_ptr<const ktflow::arch::ArchModel> model =
+        ktflow::arch::ArchModel::load(context, interpArch, error);
+    if (!model) {
+      if (!error.empty())
+        llvm::errs() << "ktflow interp: " << error << "\n";
+      return 1;
+    }
+    ktflow::run::useDescriptionScratchpad(options, *model);
+  }
   if (!interpGrid.empty())
     options.grid = std::vector<int64_t>(interpGrid.begin(), interpGrid.end());
 

@@ -4,6 +4,9 @@
 // independent of MLIR operations: each arith/math op and each elementwise
 // linalg named op maps to one of these kinds. Float results are rounded
 // once to the result kind (ktir.md §7.1); integer results wrap.
+// Implemented by lib/Interp/ScalarArith.cpp (scalars), TensorArith.cpp
+// (elementwise tensors), TensorReduce.cpp, TensorMatmul.cpp and
+// TensorGather.cpp, on the per-element kernels of ElementKernels.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_INTERP_ELEMENTWISE_H

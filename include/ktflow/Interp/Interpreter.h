@@ -39,8 +39,15 @@ struct InterpOptions {
   std::vector<std::string> args;
   /// Seed for the random contents of unbound buffers.
   uint64_t seed = 0;
-  /// Capacity of each tile's scratchpad.
+  /// Capacity of each tile's scratchpad. Without an architecture
+  /// description, 2 MiB (Spyre's LX, so kernels written for it run); with
+  /// one, the usable bytes of the memory backing `ct_local`
+  /// (ArchModel::ctLocalMemory), so the interpreter rejects what that device
+  /// cannot hold.
   Bytes scratchpadCapacity = Bytes(2 << 20);
+  /// Where `scratchpadCapacity` comes from, for the message of an access
+  /// beyond it.
+  std::string scratchpadSource = "the default without an architecture";
   /// Report reads and writes of the same global bytes by different tiles.
   bool checkRaces = false;
   /// Grid used when the kernel has no `grid` attribute.

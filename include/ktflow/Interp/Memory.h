@@ -71,9 +71,11 @@ private:
 
 class Scratchpads {
 public:
-  Scratchpads(int64_t numTiles, Bytes capacity)
-      : pads(numTiles), capacityBytes(capacity) {}
+  Scratchpads(int64_t numTiles, Bytes capacity, std::string source)
+      : pads(numTiles), capacityBytes(capacity), capacitySource(std::move(source)) {}
   Bytes capacity() const { return capacityBytes; }
+  /// Where the capacity comes from (InterpOptions::scratchpadSource).
+  const std::string &source() const { return capacitySource; }
   int64_t numTiles() const { return int64_t(pads.size()); }
   /// Pointer to bytes [addr, addr + size) of tile `tile`'s scratchpad, or
   /// null when the range leaves [0, capacity).
@@ -82,6 +84,7 @@ public:
 private:
   std::vector<std::vector<uint8_t>> pads;
   Bytes capacityBytes;
+  std::string capacitySource;
 };
 
 } // namespace ktflow::interp

@@ -101,6 +101,11 @@ struct RunReport {
 
 /// Runs `module` end to end for `model`. On failure either diagnostics were
 /// emitted (`message` left empty) or `message` says what went wrong.
+/// Gives the interpreter `model`'s scratchpad: the usable bytes of the
+/// memory backing ct_local (the interpreter's 2 MiB default is for runs
+/// without a description). `ktflow run` and `ktflow interp --arch` use it.
+void useDescriptionScratchpad(interp::InterpOptions &options, const arch::ArchModel &model);
+
 mlir::FailureOr<RunReport> runKernel(mlir::ModuleOp module, const arch::ArchModel &model,
                                      const interp::SourceNames &names,
                                      const RunOptions &options, std::string &message);
