@@ -806,6 +806,11 @@ bool Engine::execute(unsigned unit) {
               .str(),
           -1, int(inst.sem));
     return false;
+  case Opcode::Credit:
+    // Local and immediate: the initial credits of a slot ring.
+    u.sems[inst.sem] += inst.count;
+    ++u.pc;
+    return true;
   case Opcode::Signal: {
     std::optional<NodeInstance> peerOr = select(u, inst.peer, /*towards=*/true);
     if (!peerOr)
