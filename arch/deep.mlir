@@ -6,6 +6,8 @@
 //  * one sub-core per tile, other lane counts (f32 16, f16 32, bf16 32),
 //    another clock, 32-byte granules and 4 tiles.
 // Every value is invented for testing; none describes real hardware.
+// Semaphores and vector registers: 32 per unit instance, as on `sample`
+// (invented; the outer DMA's 2 semaphores per tile need 8 of them).
 
 #hbm_block = #ktarch.access<memory = @hbm, min_size = 32, max_size = 262144, size_multiple = 32, alignment = 32>
 #l2_block = #ktarch.access<memory = @l2, min_size = 32, max_size = 262144, size_multiple = 32, alignment = 32>
@@ -18,7 +20,7 @@ ktarch.device @deep clock_mhz = 800 {
   // The shared second level: backs no KTIR space; the compiler stages data
   // through it.
   ktarch.memory @l2 {capacity = 4194304, reserved = 65536, alignment = 32, bandwidth = 192}
-  ktarch.dma @l2_dma {access = [#hbm_block, #l2_block]}
+  ktarch.dma @l2_dma {semaphores = 32, access = [#hbm_block, #l2_block]}
 
   ktarch.link @hbm_to_l2dma : @hbm -> @l2_dma {bandwidth = 96, latency = 80, granule = 32}
   ktarch.link @l2dma_to_l2 : @l2_dma -> @l2 {bandwidth = 96, latency = 4, granule = 32}
@@ -27,7 +29,7 @@ ktarch.device @deep clock_mhz = 800 {
 
   ktarch.group @tile count = 4 {
     ktarch.memory @l1 {capacity = 131072, alignment = 64, spaces = ["ct_local"], bandwidth = 128}
-    ktarch.dma @tile_dma {access = [#l2_block, #l1_block]}
+    ktarch.dma @tile_dma {semaphores = 32, access = [#l2_block, #l1_block]}
 
     ktarch.link @l2_to_tdma : @l2 -> @tile_dma {bandwidth = 48, latency = 10, granule = 32}
     ktarch.link @tdma_to_l1 : @tile_dma -> @l1 {bandwidth = 48, latency = 2, granule = 32}
@@ -36,7 +38,8 @@ ktarch.device @deep clock_mhz = 800 {
 
     // One sub-core per tile.
     ktarch.group @lane count = 1 {
-      ktarch.compute @vpu {lanes = {f32 = 16, f16 = 32, bf16 = 32},
+      ktarch.compute @vpu {semaphores = 32, vector_registers = 32,
+                           lanes = {f32 = 16, f16 = 32, bf16 = 32},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 2, copy = 1,
                                   div = 8, sqrt = 8, rsqrt = 6, exp = 6, log = 6, tanh = 6,

@@ -3,6 +3,9 @@
 //   DDR -> DMA -> scratchpad -> load unit -> FIFO -> vector unit
 //       -> FIFO -> store unit -> scratchpad -> DMA -> DDR.
 // Every value is invented for testing; none describes real hardware.
+// Every unit instance has 32 counting semaphores and the vector unit 32
+// vector registers (invented: the figures ktflow's device code used before
+// descriptions gave them).
 
 // Access rules: DMA moves 64-byte multiples up to 64 KiB; the scratchpad
 // load/store units move exactly one 64-byte vector per access.
@@ -17,16 +20,17 @@ ktarch.device @sample clock_mhz = 1000 {
   ktarch.group @core count = 2 {
     // 256 KiB scratchpad per core, shared by its two sub-cores; 8 KiB reserved.
     ktarch.memory @spad {capacity = 262144, reserved = 8192, alignment = 64, spaces = ["ct_local"], bandwidth = 128}
-    ktarch.dma @dma {access = [#dma_ddr, #dma_spad]}
+    ktarch.dma @dma {semaphores = 32, access = [#dma_ddr, #dma_spad]}
 
     ktarch.group @subcore count = 2 {
-      ktarch.load_unit @ld {access = [#vector_spad]}
-      ktarch.compute @vec {lanes = {f16 = 32, f32 = 16},
+      ktarch.load_unit @ld {semaphores = 32, access = [#vector_spad]}
+      ktarch.compute @vec {semaphores = 32, vector_registers = 32,
+                           lanes = {f16 = 32, f32 = 16},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
                                   div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,
                                   reduce = 2}}
-      ktarch.store_unit @st {access = [#vector_spad]}
+      ktarch.store_unit @st {semaphores = 32, access = [#vector_spad]}
 
       // Per sub-core: its own scratchpad ports and FIFOs.
       ktarch.link @spad_to_ld : @spad -> @ld {bandwidth = 64, latency = 2, granule = 64}

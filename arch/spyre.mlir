@@ -40,7 +40,10 @@ ktarch.device @spyre clock_mhz = 1000 {
     // and store streams (4 x 128) so that it is not a limit by itself.
     ktarch.memory @lx {capacity = 2097152, reserved = 475136, alignment = 128,
                        spaces = ["ct_local"], bandwidth = 512}
-    ktarch.dma @dma {access = [#dma_ddr, #dma_lx]}
+    // Semaphores per unit instance: ASSUMED 32 (not published; the figure
+    // ktflow's device code used before descriptions gave it; the DMA needs
+    // 2 per corelet). The same holds for the load and store units below.
+    ktarch.dma @dma {semaphores = 32, access = [#dma_ddr, #dma_lx]}
 
     // A core's DMA path: ASSUMED 64 B/cycle each way, so one core alone is
     // bound by its DMA path (as measured: "a single core cannot use all of
@@ -51,7 +54,7 @@ ktarch.device @spyre clock_mhz = 1000 {
 
     // 2 corelets per core (published).
     ktarch.group @corelet count = 2 {
-      ktarch.load_unit @ld {access = [#stick_lx]}
+      ktarch.load_unit @ld {semaphores = 32, access = [#stick_lx]}
       // SFP vector unit: one 128-byte stick per cycle, 64 fp16 lanes
       // (published stick, lanes/cycle the common modelling assumption);
       // fp8/int8 at 128 lanes and fp32 at 32 lanes (ASSUMED: the same
@@ -60,7 +63,10 @@ ktarch.device @spyre clock_mhz = 1000 {
       // accumulators). Issue costs
       // ASSUMED: 1 cycle for simple elementwise ops, 4 for transcendental
       // and division (software-like sequences on the SFU), 2 for a reduction.
-      ktarch.compute @sfp {lanes = {f16 = 64, f32 = 32, f8E4M3FN = 128, i8 = 128},
+      // 32 semaphores and 32 vector registers: ASSUMED (not published; the
+      // figures ktflow's device code used before descriptions gave them).
+      ktarch.compute @sfp {semaphores = 32, vector_registers = 32,
+                           lanes = {f16 = 64, f32 = 32, f8E4M3FN = 128, i8 = 128},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
                                   div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,
@@ -69,10 +75,11 @@ ktarch.device @spyre clock_mhz = 1000 {
       // per PE per issue: 12 for fp16 (ASSUMED, so that 2 corelets x 8 x 8 x
       // 12 = 1536 MAC/cycle per core matches the datasheet's 1536 MAC/ns at
       // 1 GHz; the measured sustained figure is 1140), 24 for fp8/int8
-      // (ASSUMED: twice fp16).
-      ktarch.compute @pt {lanes = {f16 = 12, f8E4M3FN = 24, i8 = 24},
+      // (ASSUMED: twice fp16). Semaphores and registers ASSUMED as for the SFP.
+      ktarch.compute @pt {semaphores = 32, vector_registers = 32,
+                          lanes = {f16 = 12, f8E4M3FN = 24, i8 = 24},
                           ops = {matmul = 1}, matrix = array<i64: 8, 8>}
-      ktarch.store_unit @st {access = [#stick_lx]}
+      ktarch.store_unit @st {semaphores = 32, access = [#stick_lx]}
 
       // Per corelet: LX ports of one stick per cycle (ASSUMED, matching the
       // compute rate), FIFOs of 4 sticks (ASSUMED), latencies ASSUMED.

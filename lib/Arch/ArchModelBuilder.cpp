@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <deque>
 
 using namespace mlir;
@@ -35,6 +36,9 @@ private:
   bool claimName(StringRef name, Operation *op);
   void collect(Block &body, GroupId scope);
   NodeId addNode(Operation *op, StringRef name, NodeKind kind, GroupId scope);
+  template <typename MoverOp>
+  void addMover(MoverOp unit, NodeKind kind, GroupId scope);
+  void setUnitCounts(NodeId id, int64_t semaphores, std::optional<int64_t> vectorRegisters);
   void resolveAccessRules();
   void resolveLinks();
   void checkSpacesBacked();
@@ -83,6 +87,22 @@ NodeId ArchModelBuilder::addNode(Operation *op, StringRef name, NodeKind kind,
   return id;
 }
 
+void ArchModelBuilder::setUnitCounts(NodeId id, int64_t semaphores,
+                                     std::optional<int64_t> vectorRegisters) {
+  // The op verifiers bound both counts; clamp so a model built from an
+  // unverified device never sizes a simulator table from a wild value.
+  Node &node = model.nodeList[id];
+  node.semaphores = std::clamp<int64_t>(semaphores, 0, kMaxUnitSemaphores);
+  node.vectorRegisters =
+      std::clamp<int64_t>(vectorRegisters.value_or(0), 0, kMaxUnitVectorRegisters);
+}
+
+template <typename MoverOp>
+void ArchModelBuilder::addMover(MoverOp unit, NodeKind kind, GroupId scope) {
+  NodeId id = addNode(unit, unit.getSymName(), kind, scope);
+  setUnitCounts(id, unit.getSemaphores(), unit.getVectorRegisters());
+}
+
 void ArchModelBuilder::collect(Block &body, GroupId scope) {
   for (Operation &op : body) {
     llvm::TypeSwitch<Operation *>(&op)
@@ -129,20 +149,21 @@ void ArchModelBuilder::collect(Block &body, GroupId scope) {
         })
         .Case([&](ktarch::DmaOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addNode(unit, unit.getSymName(), NodeKind::Dma, scope);
+            addMover(unit, NodeKind::Dma, scope);
         })
         .Case([&](ktarch::LoadUnitOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addNode(unit, unit.getSymName(), NodeKind::LoadUnit, scope);
+            addMover(unit, NodeKind::LoadUnit, scope);
         })
         .Case([&](ktarch::StoreUnitOp unit) {
           if (claimName(unit.getSymName(), unit))
-            addNode(unit, unit.getSymName(), NodeKind::StoreUnit, scope);
+            addMover(unit, NodeKind::StoreUnit, scope);
         })
         .Case([&](ktarch::ComputeOp unit) {
           if (!claimName(unit.getSymName(), unit))
             return;
           NodeId id = addNode(unit, unit.getSymName(), NodeKind::Compute, scope);
+          setUnitCounts(id, unit.getSemaphores(), unit.getVectorRegisters());
           ComputeInfo &info = model.nodeList[id].compute;
           for (NamedAttribute lanes : unit.getLanes())
             if (Type type = parseElementTypeName(lanes.getName(), unit.getContext()))

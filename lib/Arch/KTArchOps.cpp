@@ -81,12 +81,42 @@ static LogicalResult verifyAccessRules(Operation *op, ArrayAttr rules) {
   return success();
 }
 
-LogicalResult DmaOp::verify() { return verifyAccessRules(*this, getAccess()); }
-LogicalResult LoadUnitOp::verify() { return verifyAccessRules(*this, getAccess()); }
-LogicalResult StoreUnitOp::verify() { return verifyAccessRules(*this, getAccess()); }
+/// Checks a unit's semaphore and vector-register counts: at least one, at
+/// most what ktflow models (arch::kMaxUnitSemaphores / kMaxUnitVectorRegisters).
+static LogicalResult verifyUnitCounts(Operation *op, StringRef unit, int64_t semaphores,
+                                      std::optional<int64_t> vectorRegisters) {
+  auto check = [&](StringRef field, int64_t value, int64_t max) -> LogicalResult {
+    if (value <= 0)
+      return op->emitOpError(field) << " of unit @" << unit << " must be positive, got "
+                                    << value;
+    if (value > max)
+      return op->emitOpError(field) << " of unit @" << unit << " is " << value
+                                    << ", more than the modelled " << max;
+    return success();
+  };
+  if (failed(check("semaphores", semaphores, arch::kMaxUnitSemaphores)))
+    return failure();
+  if (vectorRegisters &&
+      failed(check("vector_registers", *vectorRegisters, arch::kMaxUnitVectorRegisters)))
+    return failure();
+  return success();
+}
+
+template <typename MoverOp>
+static LogicalResult verifyMover(MoverOp op) {
+  if (failed(verifyAccessRules(op, op.getAccess())))
+    return failure();
+  return verifyUnitCounts(op, op.getSymName(), op.getSemaphores(), op.getVectorRegisters());
+}
+
+LogicalResult DmaOp::verify() { return verifyMover(*this); }
+LogicalResult LoadUnitOp::verify() { return verifyMover(*this); }
+LogicalResult StoreUnitOp::verify() { return verifyMover(*this); }
 
 LogicalResult ComputeOp::verify() {
   if (failed(verifyAccessRules(*this, getAccess())))
+    return failure();
+  if (failed(verifyUnitCounts(*this, getSymName(), getSemaphores(), getVectorRegisters())))
     return failure();
   if (getLanes().empty())
     return emitOpError("lanes must list at least one element type");

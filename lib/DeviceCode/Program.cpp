@@ -135,6 +135,49 @@ bool dc::isUnaryArith(Opcode op) {
 }
 bool dc::isVectorArith(Opcode op) { return !opClassOf(op).empty(); }
 
+llvm::SmallVector<uint8_t, 4> dc::registerOperands(const Instruction &inst) {
+  switch (inst.op) {
+  case Opcode::Recv:
+  case Opcode::VLoad:
+  case Opcode::VConst:
+    return {inst.vd};
+  case Opcode::Send:
+  case Opcode::VStore:
+    return {inst.va};
+  case Opcode::Cast:
+  case Opcode::Neg:
+  case Opcode::Abs:
+  case Opcode::Exp:
+  case Opcode::Mov:
+  case Opcode::Bcast:
+  case Opcode::Reduce:
+  case Opcode::Slide:
+  case Opcode::Slice:
+    return {inst.vd, inst.va};
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::Max:
+  case Opcode::Min:
+  case Opcode::Cmp:
+  case Opcode::Ext:
+  case Opcode::Concat:
+    return {inst.vd, inst.va, inst.vb};
+  case Opcode::Select:
+    return {inst.vd, inst.vc, inst.va, inst.vb};
+  case Opcode::Loop:
+  case Opcode::End:
+  case Opcode::Signal:
+  case Opcode::Wait:
+  case Opcode::Copy:
+  case Opcode::Push:
+  case Opcode::Pop:
+    return {};
+  }
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // Verifier
 //===----------------------------------------------------------------------===//
@@ -308,9 +351,9 @@ private:
   }
 
   llvm::Error reg(const std::string &at, uint8_t r) {
-    if (r >= kNumVectorRegisters)
-      return fail(at, llvm::formatv("uses register v{0} of {1}", unsigned(r),
-                                    kNumVectorRegisters));
+    if (r >= kEncodableVectorRegisters)
+      return fail(at, llvm::formatv("uses register v{0}, beyond the {1} an instruction encodes",
+                                    unsigned(r), kEncodableVectorRegisters));
     return llvm::Error::success();
   }
 
@@ -338,9 +381,10 @@ private:
       [[fallthrough]];
     case Opcode::Wait:
     case Opcode::Credit:
-      if (inst.sem >= kNumSemaphores)
-        return fail(at, llvm::formatv("uses semaphore {0} of {1}", inst.sem,
-                                      kNumSemaphores));
+      if (inst.sem >= kEncodableSemaphores)
+        return fail(at, llvm::formatv("uses semaphore {0}, beyond the {1} an instruction "
+                                      "encodes",
+                                      inst.sem, kEncodableSemaphores));
       if (inst.op == Opcode::Wait && inst.count < 1)
         return fail(at, "waits for fewer than one signal");
       if (inst.op == Opcode::Credit && inst.count < 1)

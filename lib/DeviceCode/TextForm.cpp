@@ -348,9 +348,9 @@ private:
       return false;
     unsigned n;
     if (!w.text.starts_with("v") || w.text.drop_front().getAsInteger(10, n) ||
-        n >= kNumVectorRegisters)
+        n >= kEncodableVectorRegisters)
       return fail(w, llvm::formatv("expected a register v0..v{0}, found '{1}'",
-                                   kNumVectorRegisters - 1, w.text));
+                                   kEncodableVectorRegisters - 1, w.text));
     r = uint8_t(n);
     return true;
   }
@@ -581,8 +581,8 @@ private:
       int64_t sem;
       if (!expectCount(3) || !peerOperand(1, i.peer) || !intOperand(2, sem, "a semaphore"))
         return false;
-      if (sem < 0 || sem >= kNumSemaphores)
-        return fail(words[2], llvm::formatv("semaphores are 0..{0}", kNumSemaphores - 1));
+      if (sem < 0 || sem >= kEncodableSemaphores)
+        return fail(words[2], llvm::formatv("semaphores are 0..{0}", kEncodableSemaphores - 1));
       i.sem = uint32_t(sem);
       return true;
     }
@@ -592,8 +592,8 @@ private:
       if (!expectCount(3) || !intOperand(1, sem, "a semaphore") ||
           !intOperand(2, i.count, "a count"))
         return false;
-      if (sem < 0 || sem >= kNumSemaphores)
-        return fail(words[1], llvm::formatv("semaphores are 0..{0}", kNumSemaphores - 1));
+      if (sem < 0 || sem >= kEncodableSemaphores)
+        return fail(words[1], llvm::formatv("semaphores are 0..{0}", kEncodableSemaphores - 1));
       i.sem = uint32_t(sem);
       return true;
     }

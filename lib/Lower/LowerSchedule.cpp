@@ -466,6 +466,8 @@ private:
   SmallVector<Transfer> innerLoads, innerStores;
   arch::GroupId coreGroup = 0, subGroup = 0;
   std::optional<arch::NodeId> computeNode;
+  /// The compute unit's vector registers, as its description gives them.
+  unsigned registerCount() const { return unsigned(model.vectorRegisterCount(*computeNode)); }
   std::vector<std::vector<Tile>> tiles; // per sub-core instance
   dc::ElemType elemType = dc::ElemType::F16;
   mlir::Type mlirElemType;
@@ -1413,7 +1415,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
   // Tables and semaphores are indexed by core number (coreIds ascend; a
   // lowering of a class of cores may skip some).
   int64_t nCores = coreIds.empty() ? 0 : coreIds.back() + 1;
-  if (!coreIds.empty() && 2 * (coreOf(coreIds.back()) + 1) > (int64_t)dc::kNumSemaphores)
+  if (!coreIds.empty() &&
+      2 * (coreOf(coreIds.back()) + 1) > model.semaphoreCount(*model.lookupNode(dmaUnit)))
     return outer->emitError("too many cores for the outer DMA's semaphores");
   const std::vector<Tile> &list = tiles.front();
   int64_t n = list.size();
@@ -1533,9 +1536,9 @@ LogicalResult GroupLowering::emitTwoLevel() {
     llvm::DenseMap<Value, uint8_t> reg;
     unsigned nextReg = 0;
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-      if (nextReg >= dc::kNumVectorRegisters)
+      if (nextReg >= registerCount())
         return computeStage->emitError("compute body needs more than ")
-               << dc::kNumVectorRegisters << " vector registers";
+               << registerCount() << " vector registers";
       reg[arg] = nextReg++;
       if (computeInputs[i].splat)
         vec.vconst(reg[arg], registerType(arg.getType()).value_or(elemType),
@@ -1543,7 +1546,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
     }
     if (failed(allocatePieceRegisters(nextReg)))
       return failure();
-    if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
+    if (reduction &&
+        failed(reduction->allocate(vec, nextReg, registerCount(), computeStage->getLoc())))
       return failure();
     // Column operands: as on one level (emit), the rows go in blocks; the
     // block's column vector is vloaded once, from the vector its values
@@ -1558,9 +1562,9 @@ LogicalResult GroupLowering::emitTwoLevel() {
     SmallVector<uint8_t> heldColumn(loads.size(), 0);
     std::optional<uint8_t> nextColumn;
     for (size_t i : columnLoads) {
-      if (nextReg + 1 >= dc::kNumVectorRegisters)
+      if (nextReg + 1 >= registerCount())
         return computeStage->emitError("compute body needs more than ")
-               << dc::kNumVectorRegisters << " vector registers";
+               << registerCount() << " vector registers";
       heldColumn[i] = nextReg++;
       for (const Tile &tile : list)
         for (const RowSegment &seg : rowSegments(tile))
@@ -1898,9 +1902,9 @@ LogicalResult GroupLowering::allocatePieceRegisters(unsigned &nextReg) {
                              [&](const Transfer &t) { return piecesOf(t) > 1; });
   if (!needed)
     return success();
-  if (nextReg + 2 > dc::kNumVectorRegisters)
+  if (nextReg + 2 > registerCount())
     return computeStage->emitError("compute body needs more than ")
-           << dc::kNumVectorRegisters << " vector registers";
+           << registerCount() << " vector registers";
   pieceRegisters = {uint8_t(nextReg), uint8_t(nextReg + 1)};
   nextReg += 2;
   return success();
@@ -2123,9 +2127,9 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
   auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
     if (!freeRegs.empty())
       return freeRegs.pop_back_val();
-    if (nextReg >= dc::kNumVectorRegisters)
+    if (nextReg >= registerCount())
       return emitError(loc, "compute body needs more than ")
-             << dc::kNumVectorRegisters << " vector registers";
+             << registerCount() << " vector registers";
     return uint8_t(nextReg++);
   };
   auto holds = [&](uint8_t r, Value v) {
@@ -2255,7 +2259,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   for (const Transfer &t : stores)
     storeSymbols.push_back(symbolOf(t, true));
   int64_t nsub = tiles.size();
-  if (2 * nsub > (int64_t)dc::kNumSemaphores)
+  if (2 * nsub > model.semaphoreCount(*model.lookupNode(dmaUnit)))
     return outer->emitError("too many sub-core instances for the DMA's semaphores");
   (void)groupIndex;
 
@@ -2425,9 +2429,9 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     llvm::DenseMap<Value, uint8_t> reg;
     unsigned nextReg = 0;
     auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
-      if (nextReg >= dc::kNumVectorRegisters)
+      if (nextReg >= registerCount())
         return emitError(loc, "compute body needs more than ")
-               << dc::kNumVectorRegisters << " vector registers";
+               << registerCount() << " vector registers";
       return uint8_t(nextReg++);
     };
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
@@ -2441,7 +2445,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     }
     if (failed(allocatePieceRegisters(nextReg)))
       return failure();
-    if (reduction && failed(reduction->allocate(vec, nextReg, computeStage->getLoc())))
+    if (reduction &&
+        failed(reduction->allocate(vec, nextReg, registerCount(), computeStage->getLoc())))
       return failure();
     // Column operands (one value per row, e.g. a broadcast column): one
     // value per row is no load-unit access, so the rows go in blocks of a

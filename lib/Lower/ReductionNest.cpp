@@ -128,11 +128,12 @@ FailureOr<ReductionNest> ReductionNest::analyze(Operation *computeStage, ArrayRe
   return nest;
 }
 
-LogicalResult ReductionNest::allocate(dc::ProgramBuilder &vec, unsigned &nextReg, Location loc) {
+LogicalResult ReductionNest::allocate(dc::ProgramBuilder &vec, unsigned &nextReg,
+                                      unsigned registerCount, Location loc) {
   auto take = [&]() -> FailureOr<uint8_t> {
-    if (nextReg >= dc::kNumVectorRegisters)
+    if (nextReg >= registerCount)
       return emitError(loc, "a reduction needs more than ")
-             << dc::kNumVectorRegisters << " vector registers";
+             << registerCount << " vector registers";
     return uint8_t(nextReg++);
   };
   Elements lanes(vectorWidth);

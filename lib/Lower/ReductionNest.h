@@ -67,10 +67,11 @@ public:
   /// than read for every vector.
   void setSplatArguments(llvm::ArrayRef<bool> splat) { splatArgs.assign(splat.begin(), splat.end()); }
 
-  /// Takes registers from `nextReg` for accumulators, row collectors,
-  /// scratch and inits, and emits the constants a program needs once.
+  /// Takes registers from `nextReg` (below `registerCount`, the compute
+  /// unit's) for accumulators, row collectors, scratch and inits, and emits
+  /// the constants a program needs once.
   mlir::LogicalResult allocate(dc::ProgramBuilder &vec, unsigned &nextReg,
-                               mlir::Location loc);
+                               unsigned registerCount, mlir::Location loc);
 
   using ReadFn = llvm::function_ref<mlir::LogicalResult(const SpacePosition &)>;
   using BodyFn =

@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Sim/Simulator.h"
+#include "ktflow/Sim/StaticChecks.h"
 
 #include "SimMemory.h"
 #include "VectorOps.h"
@@ -103,8 +104,9 @@ struct Unit {
   std::vector<size_t> loopMatch;
   size_t pc = 0;
   llvm::SmallVector<LoopFrame, 4> loops;
-  std::vector<VectorValue> regs = std::vector<VectorValue>(kNumVectorRegisters);
-  int64_t sems[kNumSemaphores] = {};
+  /// Sized from the unit's description (checkUnitResources bounds every use).
+  std::vector<VectorValue> regs;
+  std::vector<int64_t> sems;
   State state = State::Ready;
   Cycles blockedSince;
   std::string blockReason;
@@ -335,6 +337,8 @@ bool Engine::createUnits() {
       u.program = &p;
       u.row = p.tableColumns ? &p.table[k] : nullptr;
       u.loopMatch = matchLoops(p);
+      u.regs.resize(model.vectorRegisterCount(*node));
+      u.sems.assign(model.semaphoreCount(*node), 0);
       u.stats.name = u.name;
       unitIndex[flat(inst)] = units.size();
       units.push_back(std::move(u));
@@ -1441,6 +1445,8 @@ SimResult Engine::run(const SymbolData &inputs) {
 llvm::Expected<SimResult> sim::simulate(const Bundle &bundle, const ArchModel &model,
                                         const SymbolData &inputs, const SimOptions &options) {
   if (llvm::Error e = verifyBundle(bundle, "bundle"))
+    return std::move(e);
+  if (llvm::Error e = checkUnitResources(bundle, model))
     return std::move(e);
   Engine engine(bundle, model, options);
   SimResult result = engine.run(inputs);

@@ -69,6 +69,52 @@ static Range rangeOf(const Program &p, const Address &a, llvm::ArrayRef<int64_t>
   return {low, addSat(high, extent)};
 }
 
+// A description may declare no more than an instruction can name.
+static_assert(arch::kMaxUnitVectorRegisters <= kEncodableVectorRegisters &&
+                  arch::kMaxUnitSemaphores <= kEncodableSemaphores,
+              "the description's limits must fit the device-code encoding");
+
+llvm::Error sim::checkUnitResources(const Bundle &bundle, const arch::ArchModel &model) {
+  // Units the model lacks are reported by the simulator's setup, with the
+  // program that names them; only counts are checked here.
+  auto unitOf = [&](StringRef name) -> std::optional<arch::NodeId> {
+    std::optional<arch::NodeId> node = model.lookupNode(name);
+    if (!node || model.node(*node).isMemory())
+      return std::nullopt;
+    return node;
+  };
+  for (const Program &p : bundle.programs) {
+    std::optional<arch::NodeId> unit = unitOf(p.unit);
+    if (!unit)
+      continue;
+    int64_t registers = model.vectorRegisterCount(*unit);
+    for (size_t pc = 0; pc < p.body.size(); ++pc) {
+      const Instruction &inst = p.body[pc];
+      auto where = [&]() {
+        return llvm::formatv("program @{0} instruction {1} ({2})", p.unit, pc,
+                             opcodeName(inst.op))
+            .str();
+      };
+      for (uint8_t r : registerOperands(inst))
+        if (r >= registers)
+          return error(llvm::formatv("{0}: uses register v{1}, but @{2} has {3} vector "
+                                     "registers",
+                                     where(), unsigned(r), p.unit, registers));
+      if (inst.op != Opcode::Signal && inst.op != Opcode::Wait && inst.op != Opcode::Credit)
+        continue;
+      StringRef owner = inst.op == Opcode::Signal ? StringRef(inst.peer.name) : StringRef(p.unit);
+      std::optional<arch::NodeId> ownerUnit = unitOf(owner);
+      if (!ownerUnit)
+        continue;
+      int64_t semaphores = model.semaphoreCount(*ownerUnit);
+      if (int64_t(inst.sem) >= semaphores)
+        return error(llvm::formatv("{0}: uses semaphore {1} of @{2}, which has {3} semaphores",
+                                   where(), inst.sem, owner, semaphores));
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &model) {
   llvm::SmallVector<arch::NodeId, 2> global = model.memoriesBacking(arch::KtirSpace::Global);
   if (!bundle.symbols.empty()) {

@@ -19,7 +19,6 @@
 // recomputed.
 //
 //===----------------------------------------------------------------------===//
-#include "ArchCounts.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Unit/Passes.h"
 
@@ -97,7 +96,7 @@ struct AllocateRegistersPass : ktunit::impl::AllocateRegistersBase<AllocateRegis
     if (!unit)
       return program.emitError() << "unit '" << program.getUnit() << "' is not a node of @"
                                  << model.name();
-    int64_t available = vectorRegisterCountOf(model, *unit);
+    int64_t available = model.vectorRegisterCount(*unit);
 
     Numbering numbering(program);
     SmallVector<LiveRange> ranges;

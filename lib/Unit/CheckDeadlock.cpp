@@ -284,7 +284,7 @@ struct CheckDeadlockPass : ktunit::impl::CheckDeadlockBase<CheckDeadlockPass> {
         while (!p.done()) {
           if (++steps > maxSteps)
             return bundle.emitError() << "the synchronisation skeleton did not finish within "
-                                      << maxSteps << " steps (option max-steps)";
+                                      << int64_t(maxSteps) << " steps (option max-steps)";
           const Step &s = (*p.steps)[p.pc];
           if (s.kind == Step::LoopBegin) {
             if (s.count == 0) {

@@ -89,7 +89,7 @@ private:
     auto decl = handle.getDefiningOp<VRegOp>();
     if (!decl || !decl.getPhys())
       return op->emitError() << "uses a virtual register: run ktunit-allocate-registers first";
-    if (*decl.getPhys() < 0 || *decl.getPhys() > 255)
+    if (*decl.getPhys() < 0 || *decl.getPhys() >= int64_t(dc::kEncodableVectorRegisters))
       return op->emitError() << "uses register " << *decl.getPhys()
                              << ", which device code cannot encode";
     return uint8_t(*decl.getPhys());

@@ -18,7 +18,6 @@
 // needs more gets an error at the channel naming the unit.
 //
 //===----------------------------------------------------------------------===//
-#include "ArchCounts.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Unit/Passes.h"
 
@@ -136,7 +135,7 @@ struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
     if (!node)
       return channel.emitError() << "unit '" << unit << "' is not a node of @" << model.name();
     int64_t sem = nextSem[unit]++;
-    int64_t available = semaphoreCountOf(model, *node);
+    int64_t available = model.semaphoreCount(*node);
     if (sem >= available)
       return channel.emitError() << "channel @" << channel.getSymName() << " needs its "
                                  << role << " semaphore in unit '" << unit << "' as number "

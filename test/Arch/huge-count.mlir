@@ -10,10 +10,10 @@ ktarch.device @tiny clock_mhz = 1000 {
   // CHECK: huge-count.mlir:[[@LINE+1]]:3: error: group @core has 2000000000 instances in each of 1 enclosing instances; ktflow models at most 4096 instances of a group on the device
   ktarch.group @core count = 2000000000 {
     ktarch.memory @spad {capacity = 256, alignment = 16, spaces = ["ct_local"]}
-    ktarch.dma @dma {access = [#ddr_rule, #spad_rule]}
+    ktarch.dma @dma {semaphores = 32, access = [#ddr_rule, #spad_rule]}
     // CHECK: huge-count.mlir:[[@LINE+1]]:5: error: group @lane has 4611686018427387904 instances in each of 1 enclosing instances
     ktarch.group @lane count = 4611686018427387904 {
-      ktarch.compute @vec {lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
+      ktarch.compute @vec {semaphores = 32, vector_registers = 32, lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
     }
     ktarch.link @ddr_to_dma : @ddr -> @dma {bandwidth = 16, latency = 10, granule = 16}
     ktarch.link @dma_to_spad : @dma -> @spad {bandwidth = 16, latency = 1, granule = 16}

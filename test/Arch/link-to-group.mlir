@@ -7,8 +7,8 @@ ktarch.device @tiny clock_mhz = 1000 {
   ktarch.memory @ddr {capacity = 1024, alignment = 16, spaces = ["global"]}
   ktarch.group @core count = 1 {
     ktarch.memory @spad {capacity = 256, alignment = 16, spaces = ["ct_local"]}
-    ktarch.dma @dma {access = [#ddr_rule, #spad_rule]}
-    ktarch.compute @vec {lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
+    ktarch.dma @dma {semaphores = 32, access = [#ddr_rule, #spad_rule]}
+    ktarch.compute @vec {semaphores = 32, vector_registers = 32, lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
     // CHECK: link-to-group.mlir:[[@LINE+1]]:5: error: link @ddr_to_dma: 'to' end @core is a group, not a memory or unit
     ktarch.link @ddr_to_dma : @ddr -> @core {bandwidth = 16, latency = 10, granule = 16}
     ktarch.link @dma_to_spad : @dma -> @spad {bandwidth = 16, latency = 1, granule = 16}

@@ -7,8 +7,8 @@ ktarch.device @tiny clock_mhz = 1000 {
   ktarch.memory @ddr {capacity = 1024, alignment = 16, spaces = ["global"]}
   ktarch.group @core count = 1 {
     ktarch.memory @spad {capacity = 256, alignment = 16, spaces = ["ct_local"]}
-    ktarch.dma @dma {access = [#ddr_rule, #spad_rule]}
-    ktarch.compute @vec {lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
+    ktarch.dma @dma {semaphores = 32, access = [#ddr_rule, #spad_rule]}
+    ktarch.compute @vec {semaphores = 32, vector_registers = 32, lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
     ktarch.link @ddr_to_dma : @ddr -> @dma {bandwidth = 16, latency = 10, granule = 16}
     ktarch.link @dma_to_spad : @dma -> @spad {bandwidth = 16, latency = 1, granule = 16}
     ktarch.link @spad_to_dma : @spad -> @dma {bandwidth = 16, latency = 1, granule = 16}
@@ -16,11 +16,11 @@ ktarch.device @tiny clock_mhz = 1000 {
     ktarch.link @spad_to_vec : @spad -> @vec {bandwidth = 16, latency = 1, granule = 16}
     ktarch.link @vec_to_spad : @vec -> @spad {bandwidth = 16, latency = 1, granule = 16}
     ktarch.group @left count = 1 {
-      ktarch.load_unit @lu {access = [#spad_rule]}
+      ktarch.load_unit @lu {semaphores = 32, access = [#spad_rule]}
       ktarch.link @spad_to_lu : @spad -> @lu {bandwidth = 16, latency = 1, granule = 16}
     }
     ktarch.group @right count = 1 {
-      ktarch.compute @rv {lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
+      ktarch.compute @rv {semaphores = 32, vector_registers = 32, lanes = {f32 = 4}, ops = {add = 1}, access = [#spad_rule]}
       ktarch.link @rv_to_spad : @rv -> @spad {bandwidth = 16, latency = 1, granule = 16}
     }
     // CHECK: sibling-groups.mlir:[[@LINE+1]]:5: error: link @lu_to_rv joins @lu and @rv, which sit in unrelated groups

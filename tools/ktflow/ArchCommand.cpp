@@ -64,6 +64,12 @@ static void printNode(const ArchModel &model, const Node &node, unsigned indent,
     os << ":";
   }
   printAccess(model, node, os);
+  if (!node.isMemory()) {
+    os << (node.isMover() && node.access.empty() ? " " : "; ") << "semaphores "
+       << node.semaphores;
+    if (node.vectorRegisters > 0)
+      os << ", vector registers " << node.vectorRegisters;
+  }
   os << "\n";
 }
 

@@ -320,10 +320,10 @@ static const char *kTieDevice = R"mlir(
 #m = #ktarch.access<memory = @m, min_size = 8, max_size = 8, size_multiple = 8, alignment = 8>
 ktarch.device @ties clock_mhz = 1 {
   ktarch.memory @m {capacity = 64, alignment = 8, spaces = ["global", "ct_local"]}
-  ktarch.load_unit @b {access = [#m]}
-  ktarch.load_unit @a {access = [#m]}
-  ktarch.store_unit @s {access = [#m]}
-  ktarch.compute @c {lanes = {f32 = 2}, ops = {add = 1}}
+  ktarch.load_unit @b {semaphores = 4, access = [#m]}
+  ktarch.load_unit @a {semaphores = 32, vector_registers = 2, access = [#m]}
+  ktarch.store_unit @s {semaphores = 32, access = [#m]}
+  ktarch.compute @c {semaphores = 8, vector_registers = 16, lanes = {f32 = 2}, ops = {add = 1}}
   ktarch.link @m_b : @m -> @b {bandwidth = 8, latency = 1, granule = 8}
   ktarch.link @m_a : @m -> @a {bandwidth = 8, latency = 1, granule = 8}
   ktarch.link @b_c : @b -> @c {bandwidth = 8, latency = 1, granule = 8}
@@ -345,6 +345,22 @@ TEST_F(ArchModelTest, TiesBreakByDeclarationOrder) {
   for (int i = 0; i < 5; ++i)
     EXPECT_EQ(model->route({node(*model, "m"), 0}, {node(*model, "c"), 0})->hops[0].link.link,
               route->hops[0].link.link);
+}
+
+TEST_F(ArchModelTest, UnitCountsComeFromTheDescription) {
+  auto model = parse(kTieDevice);
+  ASSERT_TRUE(model);
+  EXPECT_EQ(model->semaphoreCount(node(*model, "b")), 4);
+  EXPECT_EQ(model->semaphoreCount(node(*model, "c")), 8);
+  EXPECT_EQ(model->vectorRegisterCount(node(*model, "c")), 16);
+  EXPECT_EQ(model->vectorRegisterCount(node(*model, "a")), 2);
+  // A mover that declares no registers has none; a memory has neither.
+  EXPECT_EQ(model->vectorRegisterCount(node(*model, "b")), 0);
+  EXPECT_EQ(model->semaphoreCount(node(*model, "m")), 0);
+  auto sample = load("sample");
+  ASSERT_TRUE(sample);
+  EXPECT_EQ(sample->vectorRegisterCount(node(*sample, "vec")), 32);
+  EXPECT_EQ(sample->semaphoreCount(node(*sample, "dma")), 32);
 }
 
 TEST_F(ArchModelTest, RoutesNeverPassThroughComputeUnits) {

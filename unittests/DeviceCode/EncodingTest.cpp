@@ -183,11 +183,11 @@ TEST(EncodingTest, EveryDecodableCorruptionPrintsBackToItself) {
 }
 
 TEST(EncodingTest, ParserReportsLineAndColumn) {
-  llvm::Expected<Bundle> r = parseBundleText("ktdc 1\nprogram @vec\n  add v0, v1, v99\n",
+  llvm::Expected<Bundle> r = parseBundleText("ktdc 1\nprogram @vec\n  add v0, v1, v999\n",
                                              "x.kasm");
   ASSERT_FALSE(bool(r));
   EXPECT_EQ(llvm::toString(r.takeError()),
-            "x.kasm:3:15: expected a register v0..v31, found 'v99'");
+            "x.kasm:3:15: expected a register v0..v255, found 'v999'");
 }
 
 TEST(EncodingTest, VerifierRejectsLoopIndexOutsideItsLoop) {

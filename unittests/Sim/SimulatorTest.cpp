@@ -47,10 +47,10 @@ ktarch.device @test clock_mhz = 1000 {{
   ktarch.memory @g {{capacity = 1048576, alignment = 64, spaces = ["global"], bandwidth = {1}}
   ktarch.group @core count = {0} {{
     ktarch.memory @s {{capacity = 65536, alignment = 64, spaces = ["ct_local"]{4}}
-    ktarch.dma @dma {{access = [#g_rule, #s_rule]}
-    ktarch.load_unit @ld {{access = [#s_vec]}
-    ktarch.compute @vec {{lanes = {{f16 = 32, f32 = 16}, ops = {{add = 1, exp = {3}, copy = 1}}
-    ktarch.store_unit @st {{access = [#s_vec]}
+    ktarch.dma @dma {{semaphores = 32, access = [#g_rule, #s_rule]}
+    ktarch.load_unit @ld {{semaphores = 32, access = [#s_vec]}
+    ktarch.compute @vec {{semaphores = 32, vector_registers = 32, lanes = {{f16 = 32, f32 = 16}, ops = {{add = 1, exp = {3}, copy = 1}}
+    ktarch.store_unit @st {{semaphores = 32, access = [#s_vec]}
     ktarch.link @g_to_dma : @g -> @dma {{bandwidth = 64, latency = 10, granule = 64}
     ktarch.link @dma_to_s : @dma -> @s {{bandwidth = 64, latency = 1, granule = 64}
     ktarch.link @s_to_dma : @s -> @dma {{bandwidth = 64, latency = 1, granule = 64}

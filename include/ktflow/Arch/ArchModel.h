@@ -9,7 +9,8 @@
 //  * the nodes: memories (capacity, reserve, alignment, KTIR spaces backed,
 //    port bandwidth), movers (DMA, scratchpad load/store units) and compute
 //    units (lanes per element type, op classes and issue costs, matrix
-//    shape), each with the access rules it obeys per memory;
+//    shape), each with the access rules it obeys per memory, and each unit
+//    with its semaphore and vector-register counts;
 //  * the links: direction, bandwidth, latency, granule, FIFO depth, and how
 //    many users share each link instance;
 //  * routes between node *instances*, found by Dijkstra on the instance
@@ -140,6 +141,12 @@ struct ComputeInfo {
   std::optional<int64_t> workPerIssue(mlir::Type elementType) const;
 };
 
+/// The largest per-unit counts a description may declare. They are limits
+/// of ktflow, not of a device: device code names a register in one byte,
+/// and the simulator keeps every semaphore of every unit instance.
+constexpr int64_t kMaxUnitVectorRegisters = 256;
+constexpr int64_t kMaxUnitSemaphores = 1024;
+
 /// A memory or an execution unit, declared once in some group.
 struct Node {
   std::string name;
@@ -150,6 +157,11 @@ struct Node {
   mlir::LocationAttr loc;
   MemoryInfo memory;   ///< Valid when kind == Memory.
   ComputeInfo compute; ///< Valid when kind == Compute.
+  /// Counting semaphores per instance (execution units; 0 for memories).
+  int64_t semaphores = 0;
+  /// Vector registers per instance (0 for memories and for movers that
+  /// declare none).
+  int64_t vectorRegisters = 0;
   /// Access rules per memory (movers, and compute units that read or write a
   /// memory directly).
   llvm::SmallVector<AccessRule, 2> access;
@@ -343,6 +355,13 @@ public:
   /// Links leaving / entering a node, in declaration order.
   llvm::ArrayRef<LinkId> outLinks(NodeId node) const { return outgoing[node]; }
   llvm::ArrayRef<LinkId> inLinks(NodeId node) const { return incoming[node]; }
+
+  /// Counting semaphores each instance of the execution unit `unit` has
+  /// (`semaphores` of its description; 0 for a memory).
+  int64_t semaphoreCount(NodeId unit) const { return nodeList[unit].semaphores; }
+  /// Vector registers each instance of `unit` has (`vector_registers` of its
+  /// description; 0 for a memory or a mover that declares none).
+  int64_t vectorRegisterCount(NodeId unit) const { return nodeList[unit].vectorRegisters; }
 
   llvm::SmallVector<NodeId, 4> memories() const;
   llvm::SmallVector<NodeId, 4> computeUnits() const;

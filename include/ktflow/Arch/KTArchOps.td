@@ -77,10 +77,15 @@ class KTArch_MoverOp<string mnemonic, string what>
   let summary = what;
   let description = [{
     `access` lists, per memory the unit reads or writes, the legal access
-    sizes and alignments (#ktarch.access).
+    sizes and alignments (#ktarch.access). `semaphores` (required) is the
+    number of counting semaphores each instance has; `vector_registers`,
+    when present, the vector registers each instance has (absent: none, the
+    unit only moves bytes).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       DefaultValuedAttr<TypedArrayAttrBase<KTArch_AccessAttr, "access rules">, "{}">:$access);
+                       DefaultValuedAttr<TypedArrayAttrBase<KTArch_AccessAttr, "access rules">, "{}">:$access,
+                       KTArch_IntAttr:$semaphores,
+                       OptionalAttr<KTArch_IntAttr>:$vector_registers);
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
 }
@@ -100,12 +105,16 @@ def KTArch_ComputeOp : KTArch_Op<"compute", [ParentOneOf<["DeviceOp", "GroupOp"]
     per vector; `matrix` = [rows, cols] makes it a matrix unit whose issue
     does rows*cols*lanes multiply-accumulates. `access` (as for movers) is
     needed only when the unit reads or writes a memory directly.
+    `semaphores` and `vector_registers` (both required) are the counting
+    semaphores and vector registers each instance has.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        DictionaryAttr:$lanes,
                        DictionaryAttr:$ops,
                        OptionalAttr<DenseI64ArrayAttr>:$matrix,
-                       DefaultValuedAttr<TypedArrayAttrBase<KTArch_AccessAttr, "access rules">, "{}">:$access);
+                       DefaultValuedAttr<TypedArrayAttrBase<KTArch_AccessAttr, "access rules">, "{}">:$access,
+                       KTArch_IntAttr:$semaphores,
+                       KTArch_IntAttr:$vector_registers);
   let assemblyFormat = "$sym_name attr-dict";
   let hasVerifier = 1;
 }

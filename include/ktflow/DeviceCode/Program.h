@@ -34,10 +34,14 @@ llvm::StringRef elemTypeName(ElemType type);
 std::optional<ElemType> parseElemType(llvm::StringRef name);
 ElementSize elemTypeSize(ElemType type);
 
-/// Vector registers per unit instance.
-constexpr unsigned kNumVectorRegisters = 32;
-/// Counting semaphores per unit instance.
-constexpr unsigned kNumSemaphores = 32;
+/// Register and semaphore numbers an instruction may hold: encoding sanity
+/// bounds (a register number is one byte; a semaphore number is bounded so
+/// a corrupt bundle is rejected early), not device properties. How many a
+/// unit has is a fact of the architecture description
+/// (ArchModel::vectorRegisterCount / semaphoreCount), checked where a model
+/// is at hand (sim::checkUnitResources).
+constexpr unsigned kEncodableVectorRegisters = 256;
+constexpr unsigned kEncodableSemaphores = 1024;
 /// Deepest loop nest a program may have.
 constexpr unsigned kMaxLoopDepth = 16;
 /// Widest per-instance table a program may have.
@@ -174,6 +178,9 @@ struct Instruction {
   Address dst, src;
   llvm::SmallVector<CopyDim, 3> dims; ///< Outermost first (Copy).
 };
+
+/// The vector registers `inst` reads or writes, in operand order.
+llvm::SmallVector<uint8_t, 4> registerOperands(const Instruction &inst);
 
 struct Program {
   /// The unit node that runs it.

@@ -1,8 +1,9 @@
 //===- StaticChecks.h - checks on device code before it runs ----*- C++ -*-===//
 //
 // What the lowering runs before emitting a bundle (and `ktflow sim` before
-// simulating): every buffer fits its memory, and the FIFO/semaphore
-// structure cannot deadlock.
+// simulating): every unit uses only the registers and semaphores its
+// description gives it, every buffer fits its memory, and the
+// FIFO/semaphore structure cannot deadlock.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_SIM_STATICCHECKS_H
@@ -14,6 +15,13 @@
 #include "llvm/Support/Error.h"
 
 namespace ktflow::sim {
+
+/// Every register an instruction names is one of the executing unit's
+/// `vector_registers`, and every semaphore one of the `semaphores` of the
+/// unit that owns it (the executing unit for `wait`, the peer for
+/// `signal`). verifyBundle checks only the encoding's bounds; the counts
+/// are facts of the description. The simulator runs this before it starts.
+llvm::Error checkUnitResources(const dc::Bundle &bundle, const arch::ArchModel &model);
 
 /// Every address range a program can touch (over all table rows and loop
 /// iterations) lies within the usable capacity of its memory, and within

@@ -13,16 +13,16 @@ ktarch.device @f16only clock_mhz = 1000 {
   ktarch.group @core count = 2 {
     // 256 KiB scratchpad per core, shared by its two sub-cores; 8 KiB reserved.
     ktarch.memory @spad {capacity = 262144, reserved = 8192, alignment = 64, spaces = ["ct_local"], bandwidth = 128}
-    ktarch.dma @dma {access = [#dma_ddr, #dma_spad]}
+    ktarch.dma @dma {semaphores = 32, access = [#dma_ddr, #dma_spad]}
 
     ktarch.group @subcore count = 2 {
-      ktarch.load_unit @ld {access = [#vector_spad]}
-      ktarch.compute @vec {lanes = {f16 = 32},
+      ktarch.load_unit @ld {semaphores = 32, access = [#vector_spad]}
+      ktarch.compute @vec {semaphores = 32, vector_registers = 32, lanes = {f16 = 32},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
                                   div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,
                                   reduce = 2}}
-      ktarch.store_unit @st {access = [#vector_spad]}
+      ktarch.store_unit @st {semaphores = 32, access = [#vector_spad]}
 
       // Per sub-core: its own scratchpad ports and FIFOs.
       ktarch.link @spad_to_ld : @spad -> @ld {bandwidth = 64, latency = 2, granule = 64}

@@ -10,8 +10,8 @@ module {
     ktarch.memory @ddr {capacity = 1048576, alignment = 16, spaces = ["global"]}
     ktarch.group @core count = 1 {
       ktarch.memory @spad {capacity = 65536, alignment = 16, spaces = ["ct_local"]}
-      ktarch.dma @dma {access = [#ktarch.access<memory = @ddr, min_size = 16, max_size = 4096, size_multiple = 16, alignment = 16>, #ktarch.access<memory = @spad, min_size = 16, max_size = 4096, size_multiple = 16, alignment = 16>]}
-      ktarch.compute @vec {lanes = {f16 = 8}, ops = {add = 1}, access = [#ktarch.access<memory = @spad, min_size = 16, max_size = 16, size_multiple = 16, alignment = 16>]}
+      ktarch.dma @dma {semaphores = 32, access = [#ktarch.access<memory = @ddr, min_size = 16, max_size = 4096, size_multiple = 16, alignment = 16>, #ktarch.access<memory = @spad, min_size = 16, max_size = 4096, size_multiple = 16, alignment = 16>]}
+      ktarch.compute @vec {semaphores = 32, vector_registers = 32, lanes = {f16 = 8}, ops = {add = 1}, access = [#ktarch.access<memory = @spad, min_size = 16, max_size = 16, size_multiple = 16, alignment = 16>]}
       ktarch.link @ddr_to_dma : @ddr -> @dma {bandwidth = 16, latency = 10, granule = 16}
       ktarch.link @dma_to_spad : @dma -> @spad {bandwidth = 16, latency = 1, granule = 16}
       ktarch.link @spad_to_vec : @spad -> @vec {bandwidth = 16, latency = 1, granule = 16}
