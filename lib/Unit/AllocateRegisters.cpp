@@ -170,11 +170,17 @@ struct AllocateRegistersPass : ktunit::impl::AllocateRegistersBase<AllocateRegis
     return llvm::is_contained(reads, reg.getReg());
   }
 
+  /// The op the diagnostic points at: the first access of the register
+  /// that does not fit (its range may start earlier, at a loop's start).
   static Operation *firstUserAt(const LiveRange &range, const Numbering &numbering) {
-    for (Operation *user : range.reg->getUsers())
-      if (numbering.position.lookup(user) == range.start)
-        return user;
-    return range.reg;
+    Operation *first = range.reg;
+    int64_t firstAt = INT64_MAX;
+    for (Operation *user : range.reg->getUsers()) {
+      int64_t at = numbering.position.lookup(user);
+      if (at >= range.start && at < firstAt)
+        first = user, firstAt = at;
+    }
+    return first;
   }
 };
 
