@@ -4,6 +4,7 @@
 #include "ktflow/Arch/KTArchDialect.h"
 #include "ktflow/KTDP/KTDPDialect.h"
 #include "ktflow/Schedule/Passes.h"
+#include "ktflow/Unit/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,6 +17,7 @@
 
 void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<ktdp::KTDPDialect, ktarch::KTArchDialect, ktsched::KTSchedDialect,
+                  ktunit::KTUnitDialect,
                   mlir::affine::AffineDialect,
                   mlir::arith::ArithDialect, mlir::func::FuncDialect,
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,
@@ -23,4 +25,7 @@ void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::tensor::TensorDialect>();
 }
 
-void ktflow::registerAllPasses() { ktsched::registerSchedulePasses(); }
+void ktflow::registerAllPasses() {
+  ktsched::registerSchedulePasses();
+  ktunit::registerUnitPasses();
+}

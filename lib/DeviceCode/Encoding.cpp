@@ -187,6 +187,7 @@ void transfer(IO &io, Instruction &inst) {
     io.u32(inst.sem);
     return;
   case Opcode::Wait:
+  case Opcode::Credit:
     io.u32(inst.sem);
     io.i64(inst.count);
     return;

@@ -69,6 +69,7 @@ struct OpcodeInfo {
 static const OpcodeInfo opcodeTable[] = {
     {Opcode::Loop, "loop", ""},     {Opcode::End, "end", ""},
     {Opcode::Signal, "signal", ""}, {Opcode::Wait, "wait", ""},
+    {Opcode::Credit, "credit", ""},
     {Opcode::Copy, "copy", ""},     {Opcode::Push, "push", ""},
     {Opcode::Pop, "pop", ""},       {Opcode::Recv, "recv", ""},
     {Opcode::Send, "send", ""},     {Opcode::VLoad, "vload", ""},
@@ -379,12 +380,15 @@ private:
       TRY(nodeRef(at, prog, inst.peer));
       [[fallthrough]];
     case Opcode::Wait:
+    case Opcode::Credit:
       if (inst.sem >= kEncodableSemaphores)
         return fail(at, llvm::formatv("uses semaphore {0}, beyond the {1} an instruction "
                                       "encodes",
                                       inst.sem, kEncodableSemaphores));
       if (inst.op == Opcode::Wait && inst.count < 1)
         return fail(at, "waits for fewer than one signal");
+      if (inst.op == Opcode::Credit && inst.count < 1)
+        return fail(at, "credits fewer than one");
       return llvm::Error::success();
     case Opcode::Copy: {
       TRY(address(at, prog, inst.dst, depth));
@@ -584,6 +588,11 @@ void ProgramBuilder::signal(NodeRef peer, uint32_t sem) {
 }
 void ProgramBuilder::wait(uint32_t sem, int64_t count) {
   Instruction &i = emit(Opcode::Wait);
+  i.sem = sem;
+  i.count = count;
+}
+void ProgramBuilder::credit(uint32_t sem, int64_t count) {
+  Instruction &i = emit(Opcode::Credit);
   i.sem = sem;
   i.count = count;
 }

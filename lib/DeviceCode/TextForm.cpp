@@ -80,6 +80,9 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
   case Opcode::Wait:
     os << "wait " << i.sem << ", " << i.count;
     return;
+  case Opcode::Credit:
+    os << "credit " << i.sem << ", " << i.count;
+    return;
   case Opcode::Copy:
     os << "copy " << printAddress(i.dst, b) << ", " << printAddress(i.src, b) << ", run "
        << i.bytes.count();
@@ -583,7 +586,8 @@ private:
       i.sem = uint32_t(sem);
       return true;
     }
-    case Opcode::Wait: {
+    case Opcode::Wait:
+    case Opcode::Credit: {
       int64_t sem;
       if (!expectCount(3) || !intOperand(1, sem, "a semaphore") ||
           !intOperand(2, i.count, "a count"))

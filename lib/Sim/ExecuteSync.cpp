@@ -58,6 +58,11 @@ bool Engine::execute(unsigned unit) {
     return executeWait(unit, inst);
   case Opcode::Signal:
     return executeSignal(unit, inst);
+  case Opcode::Credit:
+    // Local and immediate: the initial credits of a slot ring.
+    u.sems[inst.sem] += inst.count;
+    ++u.pc;
+    return true;
   case Opcode::Copy:
     return executeCopy(unit, inst);
   case Opcode::Push:

@@ -100,7 +100,7 @@ llvm::Error sim::checkUnitResources(const Bundle &bundle, const arch::ArchModel 
           return error(llvm::formatv("{0}: uses register v{1}, but @{2} has {3} vector "
                                      "registers",
                                      where(), unsigned(r), p.unit, registers));
-      if (inst.op != Opcode::Signal && inst.op != Opcode::Wait)
+      if (inst.op != Opcode::Signal && inst.op != Opcode::Wait && inst.op != Opcode::Credit)
         continue;
       StringRef owner = inst.op == Opcode::Signal ? StringRef(inst.peer.name) : StringRef(p.unit);
       std::optional<arch::NodeId> ownerUnit = unitOf(owner);

@@ -34,6 +34,7 @@ Bundle sampleBundle() {
   dma.signal(ProgramBuilder::node("ld", {InstanceSelector::Kind::TableColumn, 1}), 3);
   dma.end();
   dma.wait(1, 4);
+  dma.credit(2, 3);
   // (Any unit's program may hold any instruction; the table lane needs a table.)
   dma.ext(9, 7, 8, 0, /*laneColumn=*/1);
   ProgramBuilder vec(b, "vec");

@@ -110,6 +110,9 @@ enum class Opcode : uint8_t {
   // Synchronisation.
   Signal = 3,  ///< peer, sem: increment semaphore `sem` of `peer`.
   Wait = 4,    ///< sem, count: block until own semaphore >= count, subtract.
+  /// sem, count: add count to own semaphore (local, no peer): the initial
+  /// credits of a slot ring, so a producer need not skip its first waits.
+  Credit = 5,
   // Data movement.
   Copy = 10,   ///< dst, src, runBytes, dims: memory -> memory (DMA).
   Push = 11,   ///< peer, src, bytes: memory -> FIFO to peer.
@@ -164,7 +167,7 @@ struct Instruction {
   int64_t lane = 0;
   /// Ext: `lane` is a column of the per-instance table, whose value is the lane.
   bool laneFromTable = false;
-  /// Semaphore index (Signal/Wait); predicate or combiner (Cmp/Reduce).
+  /// Semaphore index (Signal/Wait/Credit); predicate or combiner (Cmp/Reduce).
   uint32_t sem = 0;
   CmpPredicate predicate = CmpPredicate::Lt;
   Combiner combiner = Combiner::Add;
@@ -245,6 +248,7 @@ public:
 
   void signal(NodeRef peer, uint32_t sem);
   void wait(uint32_t sem, int64_t count);
+  void credit(uint32_t sem, int64_t count);
   void copy(Address dst, Address src, Bytes runBytes, llvm::ArrayRef<CopyDim> dims);
   void push(NodeRef peer, Address src, Bytes bytes);
   void pop(NodeRef peer, Address dst, Bytes bytes);
