@@ -173,7 +173,8 @@ static std::optional<int64_t> parseSize(llvm::StringRef text) {
 
 /// The V1 plan of a schedule's `plan` (its JSON): every group's tile cut to
 /// at most two vectors of its compute unit (`lanes` elements each) along
-/// the last dimension and 1 along the others, depth 2. With
+/// the last dimension and 1 along the others, depth 2, the decisions that
+/// follow from tiles and depth left to the scheduler. With
 /// `keepLastDim` the last dimension stays whole (a reduced dimension must).
 static std::optional<std::string> v1Plan(llvm::StringRef plan, int64_t lanes, bool keepLastDim) {
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(plan);
@@ -203,6 +204,12 @@ static std::optional<std::string> v1Plan(llvm::StringRef plan, int64_t lanes, bo
       if (!keepLastDim)
         tile->back() = std::min<int64_t>(*last, 2 * lanes);
       (*g)["depth"] = int64_t(2);
+      // Decisions taken on the tiles and depth (which loads are hoisted,
+      // the lead, masked classes' shares) are the heuristic's to take again
+      // for V1's tiles: replayed, the heuristic's would no longer fit them.
+      g->erase("hoist");
+      g->erase("lead");
+      g->erase("classes");
     }
   }
   std::string text;
