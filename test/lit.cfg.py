@@ -14,8 +14,7 @@ config.environment["PATH"] = os.pathsep.join(
 
 config.substitutions.append(("%examples", os.path.join(config.ktflow_src_root, "examples")))
 config.substitutions.append(("%arch_dir", os.path.join(config.ktflow_src_root, "arch")))
-# The KTIR example corpus the repository carries (examples/ktir, invalid/ beside it).
-config.substitutions.append(("%ktir_examples", os.path.join(config.ktflow_src_root, "examples", "ktir")))
+# The KTIR example corpus the repository carries is %examples/ktir (invalid/ beside it).
 
 config.substitutions.append(("%ktflow_version", config.ktflow_version))
 # test/Install: `cmake --install` of this build and a consumer built with

@@ -4,8 +4,8 @@
 // RUN: not ktflow interp %s --func both_write --check-races 2>&1 | FileCheck %s --check-prefix=WW
 // RUN: not ktflow interp %s --func read_neighbour --check-races 2>&1 | FileCheck %s --check-prefix=RW
 // RUN: ktflow interp %s --func both_write | FileCheck %s --check-prefix=NOCHECK
-// RUN: ktflow interp %ktir_examples/02_matrix_arith_2d_grid.mlir --check-races | FileCheck %s --check-prefix=CLEAN
-// RUN: ktflow interp %ktir_examples/16_indirect_row_gather.mlir --check-races | FileCheck %s --check-prefix=CLEAN
+// RUN: ktflow interp %examples/ktir/02_matrix_arith_2d_grid.mlir --check-races | FileCheck %s --check-prefix=CLEAN
+// RUN: ktflow interp %examples/ktir/16_indirect_row_gather.mlir --check-races | FileCheck %s --check-prefix=CLEAN
 
 // WW: check-races.mlir:[[@LINE+18]]:3: error: cross-tile conflict: tile 1 writes byte {{[0-9]+}} of buffer 'out', which tile 0 wrote (a data race, ktir.md §2.4) [tile 1
 // RW: error: cross-tile conflict: tile 1 writes byte {{[0-9]+}} of buffer 'out', which tile 0 read

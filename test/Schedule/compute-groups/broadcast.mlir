@@ -7,7 +7,7 @@
 // scalar_arg. Tile origins are maps of (g0, g1, g2, iv), and the scf.for
 // is recorded on the group.
 // RUN: ktflow-opt %S/../Inputs/odd_rows_loop.mlir %to_groups | FileCheck %s --check-prefix=LOOP
-// RUN: ktflow-opt %ktir_examples/03_broadcast_row_and_scalar.mlir %to_groups | FileCheck %s --check-prefix=SCALAR
+// RUN: ktflow-opt %examples/ktir/03_broadcast_row_and_scalar.mlir %to_groups | FileCheck %s --check-prefix=SCALAR
 // LOOP-DAG: #[[ROW_ORIGIN:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d3 * 5, 0)>
 // LOOP-DAG: #[[COL_ORIGIN:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d3 * 5)>
 // LOOP-DAG: #[[LB:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0)>
