@@ -151,4 +151,12 @@ inline float roundDoubleToStorage(ElemKind k, double d) {
 
 } // namespace ktflow::interp::kernels
 
+/// Every FloatUnary, as X(Name): the switches that dispatch on the op
+/// (scalar and tensor) expand it, so a new op is added in one place.
+#define KTFLOW_FOR_EACH_FLOAT_UNARY(X)                                         \
+  X(Neg) X(Abs) X(Ceil) X(Floor) X(Round) X(RoundEven) X(Trunc) X(Sqrt)        \
+  X(Rsqrt) X(Exp) X(Exp2) X(Expm1) X(Log) X(Log2) X(Log10) X(Log1p) X(Tanh)    \
+  X(Sin) X(Cos) X(Tan) X(Atan) X(Erf) X(Cbrt) X(Reciprocal) X(Square)
+
+
 #endif // KTFLOW_LIB_INTERP_ELEMENTKERNELS_H

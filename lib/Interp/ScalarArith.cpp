@@ -63,13 +63,7 @@ Scalar interp::applyUnary(FloatUnary k, const Scalar &a) {
 #define KTFLOW_CASE(N)                                                         \
   case FloatUnary::N:                                                          \
     return unaryScalar<FloatUnary::N>(a);
-    KTFLOW_CASE(Neg) KTFLOW_CASE(Abs) KTFLOW_CASE(Ceil) KTFLOW_CASE(Floor)
-    KTFLOW_CASE(Round) KTFLOW_CASE(RoundEven) KTFLOW_CASE(Trunc)
-    KTFLOW_CASE(Sqrt) KTFLOW_CASE(Rsqrt) KTFLOW_CASE(Exp) KTFLOW_CASE(Exp2)
-    KTFLOW_CASE(Expm1) KTFLOW_CASE(Log) KTFLOW_CASE(Log2) KTFLOW_CASE(Log10)
-    KTFLOW_CASE(Log1p) KTFLOW_CASE(Tanh) KTFLOW_CASE(Sin) KTFLOW_CASE(Cos)
-    KTFLOW_CASE(Tan) KTFLOW_CASE(Atan) KTFLOW_CASE(Erf) KTFLOW_CASE(Cbrt)
-    KTFLOW_CASE(Reciprocal) KTFLOW_CASE(Square)
+    KTFLOW_FOR_EACH_FLOAT_UNARY(KTFLOW_CASE)
 #undef KTFLOW_CASE
   }
   return a;

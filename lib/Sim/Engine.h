@@ -204,6 +204,17 @@ private:
   /// waits until the running transfer instruction may start. False if the
   /// unit stops stepping (it resumes then and executes again).
   bool payIssueCost(unsigned unit);
+  /// Ends an instruction whose write `write` is under way: it lands at
+  /// `tail`, the unit is free again at `sendEnd`.
+  bool awaitWrite(unsigned unit, size_t write, Cycles sendEnd, Cycles tail) {
+    Unit &u = units[unit];
+    schedule(Event{tail, 0, Event::Write, 0, 0, write});
+    u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
+    busy(unit, sendEnd);
+    ++u.pc;
+    resumeAt(unit, sendEnd);
+    return false;
+  }
   /// Records that the running transfer instruction started its data now.
   void issued(Unit &u) {
     u.issuePaid = false;

@@ -101,13 +101,8 @@ bool Engine::executeCopy(unsigned unit, const Instruction &inst) {
       }
     }
   }
-  schedule(Event{tail, 0, Event::Write, 0, 0, w});
-  u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
-  busy(unit, sendEnd);
   issued(u);
-  ++u.pc;
-  resumeAt(unit, sendEnd);
-  return false;
+  return awaitWrite(unit, w, sendEnd, tail);
 }
 
 bool Engine::executeVLoad(unsigned unit, const Instruction &inst) {
@@ -163,10 +158,5 @@ bool Engine::executeVStore(unsigned unit, const Instruction &inst) {
     storeVector(v, writes[w].data.data());
     writes[w].runs.push_back({dst.address, size});
   }
-  schedule(Event{tail, 0, Event::Write, 0, 0, w});
-  u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
-  busy(unit, sendEnd);
-  ++u.pc;
-  resumeAt(unit, sendEnd);
-  return false;
+  return awaitWrite(unit, w, sendEnd, tail);
 }

@@ -172,11 +172,6 @@ bool Engine::executeFifoGet(unsigned unit, const Instruction &inst) {
   writes[w].data = std::move(m.data);
   if (!options.computeValues)
     writes[w].runs.clear();
-  schedule(Event{tail, 0, Event::Write, 0, 0, w});
-  u.lastWriteLanded = std::max(u.lastWriteLanded, tail);
-  busy(unit, sendEnd);
   issued(u);
-  ++u.pc;
-  resumeAt(unit, sendEnd);
-  return false;
+  return awaitWrite(unit, w, sendEnd, tail);
 }
