@@ -65,7 +65,10 @@
 #include "ktflow/Schedule/KTSched.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 #include "ktflow/Schedule/SupportedOps.h"
-#include "ktflow/Sim/StaticChecks.h"
+#include "ktflow/Unit/Builder.h"
+#include "ktflow/Unit/Emit.h"
+#include "ktflow/Unit/Passes.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -177,15 +180,11 @@ public:
       address.offset = address.offset + Bytes(values.front());
   }
   /// Appends these columns to `program`'s table (which has `firstColumn`).
-  void install(dc::Program &program) const {
+  void install(ktunit::ProgramBuilder &program) const {
     if (columns == 0)
       return;
-    assert(program.tableColumns == firstColumn && "columns numbered after another table");
-    if (program.table.empty())
-      program.table.assign(rows.size(), {});
-    for (size_t i = 0; i < rows.size() && i < program.table.size(); ++i)
-      program.table[i].insert(program.table[i].end(), rows[i].begin(), rows[i].end());
-    program.tableColumns += columns;
+    assert(program.tableColumns() == firstColumn && "columns numbered after another table");
+    program.appendTableColumns(rows, columns);
   }
 
 private:
@@ -199,11 +198,23 @@ struct ComputeInput {
   std::optional<double> splat; ///< a scalar argument's value.
 };
 
+/// The kernel's bundle symbols, shared by the lowerings of every group:
+/// their unit-IR names and element types beside `LoweredKernel::bundle`'s
+/// device-code symbols (whose sizes grow as short loads are widened).
+struct KernelSymbols {
+  std::vector<std::string> names;
+  std::vector<Type> types;
+};
+
 class GroupLowering {
 public:
+  /// Programs and channels go into `unitBundle`, one per lowering (a
+  /// group, or one round or class of its grid tiles).
   GroupLowering(const arch::ArchModel &model, const LowerOptions &options,
-                ks::KernelOp kernel, ks::GroupOp group, LoweredKernel &out)
-      : model(model), options(options), kernel(kernel), group(group), out(out) {}
+                ks::KernelOp kernel, ks::GroupOp group, LoweredKernel &out,
+                ktunit::BundleOp unitBundle, KernelSymbols &symbols)
+      : model(model), options(options), kernel(kernel), group(group), out(out),
+        unitBundle(unitBundle), symbols(symbols) {}
 
   LogicalResult collect();
   LogicalResult emit(unsigned groupIndex);
@@ -252,10 +263,9 @@ private:
   /// registers); `sink(i, reg)` takes result i.
   /// `fixed` names result registers chosen by the caller (a reduction's
   /// accumulator); reductions themselves are ReductionNest's.
-  LogicalResult emitBody(dc::ProgramBuilder &vec, llvm::DenseMap<Value, uint8_t> &reg,
-                         unsigned &nextReg,
-                         llvm::function_ref<void(unsigned, uint8_t)> sink,
-                         const llvm::DenseMap<Value, uint8_t> *fixed = nullptr);
+  LogicalResult emitBody(ktunit::ProgramBuilder &vec, llvm::DenseMap<Value, ktunit::Reg> &reg,
+                         llvm::function_ref<void(unsigned, ktunit::Reg)> sink,
+                         const llvm::DenseMap<Value, ktunit::Reg> *fixed = nullptr);
   /// The address of the vector at `pos` in transfer t's slot `slot`;
   /// `broadcast` says the transfer lacks the vector dimension.
   dc::Address positionAddress(const Transfer &t, dc::Address slot, const SpacePosition &pos,
@@ -289,7 +299,7 @@ private:
   /// `gridBytes` plus the table column, if any) and a buffer slot `local`.
   /// An over-fetched load on several cores takes its per-core start from a
   /// column of `perCore`, the DMA program's further columns.
-  void copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
+  void copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
                 std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
                 dc::Address local, bool isLoad, InstanceTable *perCore = nullptr);
   /// The smallest run of at least `need` bytes the DMA may move between
@@ -377,9 +387,9 @@ private:
   }
   /// Per row of a segment: each column operand's held vector broadcasts its
   /// lane 0 into the body's input register and slides to the next row's.
-  void broadcastHeldColumns(dc::ProgramBuilder &vec, llvm::DenseMap<Value, uint8_t> &reg,
+  void broadcastHeldColumns(ktunit::ProgramBuilder &vec, llvm::DenseMap<Value, ktunit::Reg> &reg,
                             Block &body, ArrayRef<size_t> columnLoads,
-                            ArrayRef<uint8_t> heldColumn) const {
+                            ArrayRef<ktunit::Reg> heldColumn) const {
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
       const ComputeInput &in = computeInputs[i];
       if (in.splat || !llvm::is_contained(columnLoads, size_t(in.loadIndex)))
@@ -425,18 +435,40 @@ private:
   }
   /// Two registers receiving (or sending) the pieces of a vector of a wide
   /// type; allocated only when some transfer has several pieces.
-  std::optional<std::pair<uint8_t, uint8_t>> pieceRegisters;
-  /// Reserves the piece registers at `nextReg` when a transfer needs them.
-  LogicalResult allocatePieceRegisters(unsigned &nextReg);
+  std::optional<std::pair<ktunit::Reg, ktunit::Reg>> pieceRegisters;
+  /// Takes the piece registers when a transfer needs them.
+  void allocatePieceRegisters(ktunit::ProgramBuilder &vec);
+  /// A program of this lowering's bundle.
+  std::unique_ptr<ktunit::ProgramBuilder> makeProgram(StringRef name, StringRef unit,
+                                                      std::vector<int64_t> instances,
+                                                      uint32_t tableColumns = 0) {
+    return std::make_unique<ktunit::ProgramBuilder>(unitBundle, name, unit, std::move(instances),
+                                                    tableColumns, symbols.names,
+                                                    computeStage->getLoc());
+  }
+  /// A channel of `depth` slots from program `producer` to `consumer`;
+  /// `consumerRef` is how the producer names the consumer's instance,
+  /// `producerRef` how the consumer names the producer's.
+  ktunit::ChannelOp makeChannel(StringRef name, int64_t depth, StringRef producer,
+                                StringRef consumer, const dc::NodeRef &consumerRef,
+                                const dc::NodeRef &producerRef) {
+    OpBuilder b(unitBundle.getContext());
+    b.setInsertionPointToStart(&unitBundle.getBody().front());
+    MLIRContext *ctx = unitBundle.getContext();
+    return ktunit::ChannelOp::create(
+        b, computeStage->getLoc(), name, depth, producer, consumer,
+        ktunit::ProgramBuilder::nodeRef(ctx, consumerRef),
+        ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
+  }
   /// A vector of transfer t into register r from `pieces` messages (or, on
   /// two levels, memory accesses: `fetch(reg, type, count, piece)`), joined
   /// with `concat`.
-  void gatherPieces(dc::ProgramBuilder &vec, uint8_t r, const Transfer &t, int64_t pieces,
-                    llvm::function_ref<void(uint8_t, dc::ElemType, Elements, int64_t)> fetch);
+  void gatherPieces(ktunit::ProgramBuilder &vec, ktunit::Reg r, const Transfer &t, int64_t pieces,
+                    llvm::function_ref<void(ktunit::Reg, dc::ElemType, Elements, int64_t)> fetch);
   /// Register r of transfer t out in its first `pieces` pieces (all of
   /// them by default; `put(reg, piece)`), cut with `slice`.
-  void scatterPieces(dc::ProgramBuilder &vec, uint8_t r, const Transfer &t,
-                     llvm::function_ref<void(uint8_t, int64_t)> put,
+  void scatterPieces(ktunit::ProgramBuilder &vec, ktunit::Reg r, const Transfer &t,
+                     llvm::function_ref<void(ktunit::Reg, int64_t)> put,
                      std::optional<int64_t> pieces = std::nullopt);
   /// Pieces of the result vector of reduction transfer t at `pos` that hold
   /// results: a row reduction's last, partial result vector of a tile of
@@ -455,6 +487,8 @@ private:
   ks::KernelOp kernel;
   ks::GroupOp group;
   LoweredKernel &out;
+  ktunit::BundleOp unitBundle;
+  KernelSymbols &symbols;
 
   Operation *outer = nullptr, *computeStage = nullptr;
   SmallVector<int64_t> space, tileShape, shares, loopOrder;
@@ -475,8 +509,6 @@ private:
   SmallVector<Transfer> innerLoads, innerStores;
   arch::GroupId coreGroup = 0, subGroup = 0;
   std::optional<arch::NodeId> computeNode;
-  /// The compute unit's vector registers, as its description gives them.
-  unsigned registerCount() const { return unsigned(model.vectorRegisterCount(*computeNode)); }
   std::vector<std::vector<Tile>> tiles; // per sub-core instance
   dc::ElemType elemType = dc::ElemType::F16;
   mlir::Type mlirElemType;
@@ -1411,7 +1443,6 @@ LogicalResult GroupLowering::collectTwoLevelUnits() {
 /// Both DMAs run their stores `lag` tiles behind their loads, one lag for
 /// both levels so that no DMA waits on a step the other has not reached.
 LogicalResult GroupLowering::emitTwoLevel() {
-  dc::Bundle &bundle = out.bundle;
   SmallVector<uint32_t> loadSymbols, storeSymbols;
   for (const Transfer &t : loads)
     loadSymbols.push_back(symbolOf(t, false));
@@ -1420,9 +1451,6 @@ LogicalResult GroupLowering::emitTwoLevel() {
   // Tables and semaphores are indexed by core number (coreIds ascend; a
   // lowering of a class of cores may skip some).
   int64_t nCores = coreIds.empty() ? 0 : coreIds.back() + 1;
-  if (!coreIds.empty() &&
-      2 * (coreOf(coreIds.back()) + 1) > model.semaphoreCount(*model.lookupNode(dmaUnit)))
-    return outer->emitError("too many cores for the outer DMA's semaphores");
   const std::vector<Tile> &list = tiles.front();
   int64_t n = list.size();
   auto minDepth = [](ArrayRef<Transfer> ts) {
@@ -1455,7 +1483,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
   auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
   // A whole-slot copy between the levels, cut to the DMA's largest access.
   auto tileDmaNode = model.lookupNode(tileDmaUnit);
-  auto copySlot = [&](dc::ProgramBuilder &b, dc::Address dst, dc::Address src, Bytes bytes) {
+  auto copySlot = [&](ktunit::ProgramBuilder &b, dc::Address dst, dc::Address src, Bytes bytes) {
     Bytes chunk = bytes;
     for (const arch::AccessRule &rule : model.node(*tileDmaNode).access)
       if (rule.maxSize.count() > 0)
@@ -1468,8 +1496,28 @@ LogicalResult GroupLowering::emitTwoLevel() {
     }
   };
 
+  // Per core c, four rings of slots: the outer input slots (outer DMA ->
+  // tile DMA), the inner input slots (tile DMA -> compute unit), the inner
+  // output slots (compute unit -> tile DMA) and the outer output slots
+  // (tile DMA -> outer DMA).
+  using ktunit::Side;
+  std::map<int64_t, ktunit::ChannelOp> outerInputs, innerInputs, innerOutputs, outerOutputs;
+  for (int64_t c : coreIds) {
+    std::string core = std::to_string(c);
+    outerInputs[c] = makeChannel("outer_in" + core, outerIn, "dma", "tdma" + core,
+                                 tileDmaOf(c), nearest(dmaUnit));
+    innerInputs[c] = makeChannel("inner_in" + core, innerIn, "tdma" + core, "vec" + core,
+                                 nearest(computeUnit), nearest(tileDmaUnit));
+    innerOutputs[c] = makeChannel("inner_out" + core, innerOut, "vec" + core, "tdma" + core,
+                                  nearest(tileDmaUnit), nearest(computeUnit));
+    outerOutputs[c] = makeChannel("outer_out" + core, outerOut, "tdma" + core, "dma",
+                                  nearest(dmaUnit), tileDmaOf(c));
+  }
+
   // --- Outer DMA: one program serving every core. ------------------------
-  dc::ProgramBuilder dma(bundle, dmaUnit, std::vector<int64_t>{0});
+  std::unique_ptr<ktunit::ProgramBuilder> dmaProgram =
+      makeProgram("dma", dmaUnit, std::vector<int64_t>{0});
+  ktunit::ProgramBuilder &dma = *dmaProgram;
   SmallVector<SmallVector<int64_t>> loadOffsets(nCores), storeOffsets(nCores);
   for (int64_t c : coreIds) {
     for (const Transfer &t : loads) {
@@ -1489,77 +1537,66 @@ LogicalResult GroupLowering::emitTwoLevel() {
     for (int64_t c : coreIds) {
       if (s >= n)
         break;
-      if (s >= outerIn)
-        dma.wait(2 * coreOf(c), 1);
+      dma.acquire(outerInputs[c], Side::producer);
       for (auto [i, t] : llvm::enumerate(loads))
         copyTile(dma, t, loadSymbols[i], std::nullopt, Bytes(loadOffsets[c][i]), list[s],
                  outerSlot(t, c, s), true);
-      dma.signal(tileDmaOf(c), 0);
+      dma.release(outerInputs[c], Side::producer);
     }
     int64_t m = s - lag;
     if (m < 0 || m >= n)
       continue;
     for (int64_t c : coreIds) {
-      dma.wait(2 * coreOf(c) + 1, 1);
+      dma.acquire(outerOutputs[c], Side::consumer);
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], std::nullopt, Bytes(storeOffsets[c][i]), list[m],
                  outerSlot(t, c, m), false);
-      dma.signal(tileDmaOf(c), 3);
+      dma.release(outerOutputs[c], Side::consumer);
     }
   }
-  for (int64_t c : coreIds)
-    if (int64_t owed = std::min(n, outerIn))
-      dma.wait(2 * coreOf(c), owed);
 
   // --- Tile DMA and compute unit: one program each per core. -------------
   Block &body = computeStage->getRegion(0).front();
   Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
   for (int64_t c : coreIds) {
-    dc::ProgramBuilder tdma(bundle, tileDmaUnit, std::vector<int64_t>{coreOf(c)});
+    std::string core = std::to_string(c);
+    std::unique_ptr<ktunit::ProgramBuilder> tdmaProgram =
+        makeProgram("tdma" + core, tileDmaUnit, std::vector<int64_t>{coreOf(c)});
+    ktunit::ProgramBuilder &tdma = *tdmaProgram;
     for (int64_t s = 0; s < n + lag; ++s) {
       if (s < n) {
-        tdma.wait(0, 1);
-        if (s >= innerIn)
-          tdma.wait(4, 1);
+        tdma.acquire(outerInputs[c], Side::consumer);
+        tdma.acquire(innerInputs[c], Side::producer);
         for (auto [i, t] : llvm::enumerate(loads))
           copySlot(tdma, innerSlot(innerLoads[i], s), outerSlot(t, c, s),
                    std::min(t.bytes, innerLoads[i].bytes));
-        tdma.signal(nearest(dmaUnit), 2 * coreOf(c));
-        tdma.signal(nearest(computeUnit), 0);
+        tdma.release(outerInputs[c], Side::consumer);
+        tdma.release(innerInputs[c], Side::producer);
       }
       int64_t m = s - lag;
       if (m < 0 || m >= n)
         continue;
-      tdma.wait(5, 1);
-      if (m >= outerOut)
-        tdma.wait(3, 1);
+      tdma.acquire(innerOutputs[c], Side::consumer);
+      tdma.acquire(outerOutputs[c], Side::producer);
       for (auto [i, t] : llvm::enumerate(stores))
         copySlot(tdma, outerSlot(t, c, m), innerSlot(innerStores[i], m),
                  std::min(t.bytes, innerStores[i].bytes));
-      tdma.signal(nearest(computeUnit), 1);
-      tdma.signal(nearest(dmaUnit), 2 * coreOf(c) + 1);
+      tdma.release(innerOutputs[c], Side::consumer);
+      tdma.release(outerOutputs[c], Side::producer);
     }
-    if (int64_t owed = std::min(n, innerIn))
-      tdma.wait(4, owed);
-    if (int64_t owed = std::min(n, outerOut))
-      tdma.wait(3, owed);
 
-    dc::ProgramBuilder vec(bundle, computeUnit, std::vector<int64_t>{computeInstance(c)});
-    llvm::DenseMap<Value, uint8_t> reg;
-    unsigned nextReg = 0;
+    std::unique_ptr<ktunit::ProgramBuilder> vecProgram =
+        makeProgram("vec" + core, computeUnit, std::vector<int64_t>{computeInstance(c)});
+    ktunit::ProgramBuilder &vec = *vecProgram;
+    llvm::DenseMap<Value, ktunit::Reg> reg;
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-      if (nextReg >= registerCount())
-        return computeStage->emitError("compute body needs more than ")
-               << registerCount() << " vector registers";
-      reg[arg] = nextReg++;
+      reg[arg] = vec.newReg();
       if (computeInputs[i].splat)
         vec.vconst(reg[arg], registerType(arg.getType()).value_or(elemType),
                    Elements(vectorWidth), *computeInputs[i].splat);
     }
-    if (failed(allocatePieceRegisters(nextReg)))
-      return failure();
-    if (reduction &&
-        failed(reduction->allocate(vec, nextReg, registerCount(), computeStage->getLoc())))
+    allocatePieceRegisters(vec);
+    if (reduction && failed(reduction->allocate(vec, computeStage->getLoc())))
       return failure();
     // Column operands: as on one level (emit), the rows go in blocks; the
     // block's column vector is vloaded once, from the vector its values
@@ -1571,17 +1608,14 @@ LogicalResult GroupLowering::emitTwoLevel() {
     if (failed(columnLoadsOr))
       return failure();
     SmallVector<size_t> columnLoads = std::move(*columnLoadsOr);
-    SmallVector<uint8_t> heldColumn(loads.size(), 0);
-    std::optional<uint8_t> nextColumn;
+    SmallVector<ktunit::Reg> heldColumn(loads.size(), 0);
+    std::optional<ktunit::Reg> nextColumn;
     for (size_t i : columnLoads) {
-      if (nextReg + 1 >= registerCount())
-        return computeStage->emitError("compute body needs more than ")
-               << registerCount() << " vector registers";
-      heldColumn[i] = nextReg++;
+      heldColumn[i] = vec.newReg();
       for (const Tile &tile : list)
         for (const RowSegment &seg : rowSegments(tile))
           if (!nextColumn && spansTwoVectors(columnPhase(loads[i], c, tile).lane, seg.rows))
-            nextColumn = nextReg++;
+            nextColumn = vec.newReg();
     }
     std::optional<std::string> vectorProblem;
     // The compute unit reads its memory directly: every vector must start
@@ -1621,9 +1655,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
     };
     for (int64_t k = 0; k < n; ++k) {
       const Tile &tile = list[k];
-      vec.wait(0, 1);
-      if (k >= innerOut)
-        vec.wait(1, 1);
+      vec.acquire(innerInputs[c], Side::consumer);
+      vec.acquire(innerOutputs[c], Side::producer);
       if (reduction) {
         auto read = [&](const SpacePosition &pos) -> LogicalResult {
           for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
@@ -1634,7 +1667,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
             bool broadcast;
             dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
             gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
-                         [&](uint8_t r, dc::ElemType type, Elements count, int64_t p) {
+                         [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
                            dc::Address piece = address;
                            piece.offset = piece.offset + vectorBytes * p;
                            checkAligned(t, piece);
@@ -1645,16 +1678,16 @@ LogicalResult GroupLowering::emitTwoLevel() {
           }
           return success();
         };
-        auto compute = [&](const llvm::DenseMap<Value, uint8_t> &fixed) {
-          return emitBody(vec, reg, nextReg, [](unsigned, uint8_t) {}, &fixed);
+        auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
+          return emitBody(vec, reg, [](unsigned, ktunit::Reg) {}, &fixed);
         };
-        auto write = [&](unsigned i, uint8_t r, const SpacePosition &pos) {
+        auto write = [&](unsigned i, ktunit::Reg r, const SpacePosition &pos) {
           const Transfer &t = innerStores[i];
           bool broadcast;
           dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
           scatterPieces(
               vec, r, t,
-              [&](uint8_t piece, int64_t p) {
+              [&](ktunit::Reg piece, int64_t p) {
                 dc::Address at = address;
                 at.offset = at.offset + vectorBytes * p;
                 checkAligned(t, at);
@@ -1664,8 +1697,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
         };
         if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write)))
           return failure();
-        vec.signal(nearest(tileDmaUnit), 4);
-        vec.signal(nearest(tileDmaUnit), 5);
+        vec.release(innerInputs[c], Side::consumer);
+        vec.release(innerOutputs[c], Side::producer);
         continue;
       }
       if (!columnLoads.empty()) {
@@ -1706,7 +1739,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
               vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
           }
           bool storeBroadcast = false;
-          if (failed(emitBody(vec, reg, nextReg, [&](unsigned i, uint8_t r) {
+          if (failed(emitBody(vec, reg, [&](unsigned i, ktunit::Reg r) {
                 const Transfer &t = innerStores[i];
                 dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
                 checkAligned(t, address);
@@ -1719,8 +1752,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
           for (int64_t d = 0; d < rowDim + 3; ++d)
             vec.end();
         }
-        vec.signal(nearest(tileDmaUnit), 4);
-        vec.signal(nearest(tileDmaUnit), 5);
+        vec.release(innerInputs[c], Side::consumer);
+        vec.release(innerOutputs[c], Side::producer);
         continue;
       }
       for (size_t d = 0; d + 1 < space.size(); ++d)
@@ -1735,7 +1768,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
         dc::Address address = vectorAddress(t, k, broadcast);
         // A wide type's step is several accesses (a broadcast element one).
         gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
-                     [&](uint8_t r, dc::ElemType type, Elements count, int64_t p) {
+                     [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
                        dc::Address piece = address;
                        piece.offset = piece.offset + vectorBytes * p;
                        checkAligned(t, piece);
@@ -1745,11 +1778,11 @@ LogicalResult GroupLowering::emitTwoLevel() {
           vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
       }
       bool storeBroadcast = false;
-      if (failed(emitBody(vec, reg, nextReg, [&](unsigned i, uint8_t r) {
+      if (failed(emitBody(vec, reg, [&](unsigned i, ktunit::Reg r) {
             bool broadcast;
             dc::Address address = vectorAddress(innerStores[i], k, broadcast);
             storeBroadcast |= broadcast;
-            scatterPieces(vec, r, innerStores[i], [&](uint8_t piece, int64_t p) {
+            scatterPieces(vec, r, innerStores[i], [&](ktunit::Reg piece, int64_t p) {
               dc::Address at = address;
               at.offset = at.offset + vectorBytes * p;
               checkAligned(innerStores[i], at);
@@ -1761,11 +1794,9 @@ LogicalResult GroupLowering::emitTwoLevel() {
         return outer->emitError("a stored tensor must span the vector dimension");
       for (size_t d = 0; d < space.size(); ++d)
         vec.end();
-      vec.signal(nearest(tileDmaUnit), 4);
-      vec.signal(nearest(tileDmaUnit), 5);
+      vec.release(innerInputs[c], Side::consumer);
+      vec.release(innerOutputs[c], Side::producer);
     }
-    if (int64_t owed = std::min(n, innerOut))
-      vec.wait(1, owed);
     if (vectorProblem)
       return computeStage->emitError(*vectorProblem)
              << ": unaligned vector accesses are not lowered";
@@ -1880,23 +1911,17 @@ int64_t GroupLowering::storedResultElements(const Transfer &t, ArrayRef<int64_t>
   return whole + (rows - whole + perPiece - 1) / perPiece * perPiece;
 }
 
-LogicalResult GroupLowering::allocatePieceRegisters(unsigned &nextReg) {
+void GroupLowering::allocatePieceRegisters(ktunit::ProgramBuilder &vec) {
   pieceRegisters.reset();
   bool needed = llvm::any_of(llvm::concat<const Transfer>(loads, stores),
                              [&](const Transfer &t) { return piecesOf(t) > 1; });
-  if (!needed)
-    return success();
-  if (nextReg + 2 > registerCount())
-    return computeStage->emitError("compute body needs more than ")
-           << registerCount() << " vector registers";
-  pieceRegisters = {uint8_t(nextReg), uint8_t(nextReg + 1)};
-  nextReg += 2;
-  return success();
+  if (needed)
+    pieceRegisters = {vec.newReg(), vec.newReg()};
 }
 
 void GroupLowering::gatherPieces(
-    dc::ProgramBuilder &vec, uint8_t r, const Transfer &t, int64_t pieces,
-    llvm::function_ref<void(uint8_t, dc::ElemType, Elements, int64_t)> fetch) {
+    ktunit::ProgramBuilder &vec, ktunit::Reg r, const Transfer &t, int64_t pieces,
+    llvm::function_ref<void(ktunit::Reg, dc::ElemType, Elements, int64_t)> fetch) {
   dc::ElemType type = t.regType.value_or(elemType);
   // One access holds `vectorBytes`: the whole step of the narrowest type,
   // a part of a wider one's.
@@ -1916,8 +1941,8 @@ void GroupLowering::gatherPieces(
   }
 }
 
-void GroupLowering::scatterPieces(dc::ProgramBuilder &vec, uint8_t r, const Transfer &t,
-                                  llvm::function_ref<void(uint8_t, int64_t)> put,
+void GroupLowering::scatterPieces(ktunit::ProgramBuilder &vec, ktunit::Reg r, const Transfer &t,
+                                  llvm::function_ref<void(ktunit::Reg, int64_t)> put,
                                   std::optional<int64_t> pieces) {
   int64_t all = piecesOf(t);
   if (all <= 1) {
@@ -1940,7 +1965,7 @@ dc::Address GroupLowering::slotAddress(const Transfer &t, int64_t j, int64_t til
       t.address + t.instanceStride * j + t.bytes * (t.hoisted ? 0 : tileIndex % t.depth));
 }
 
-void GroupLowering::copyTile(dc::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
+void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
                            std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
                            dc::Address local, bool isLoad, InstanceTable *perCore) {
   dc::Address global = dc::ProgramBuilder::symbolAddress(
@@ -2081,64 +2106,20 @@ uint32_t GroupLowering::symbolOf(const Transfer &t, bool isOutput) {
   dc::Symbol symbol{"arg" + std::to_string(t.arg), typeName,
                     {toElements(size, t.esize).count()}, size, !isOutput, isOutput};
   bundle.symbols.push_back(symbol);
+  symbols.names.push_back(symbol.name);
+  symbols.types.push_back(t.tensor.getElementType());
   out.symbolArgs.push_back(t.arg);
   return bundle.symbols.size() - 1;
 }
 
-LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
-                                      llvm::DenseMap<Value, uint8_t> &reg, unsigned &nextReg,
-                                      llvm::function_ref<void(unsigned, uint8_t)> sink,
-                                      const llvm::DenseMap<Value, uint8_t> *fixed) {
+LogicalResult GroupLowering::emitBody(ktunit::ProgramBuilder &vec,
+                                      llvm::DenseMap<Value, ktunit::Reg> &reg,
+                                      llvm::function_ref<void(unsigned, ktunit::Reg)> sink,
+                                      const llvm::DenseMap<Value, ktunit::Reg> *fixed) {
   Block &body = computeStage->getRegion(0).front();
-  // Registers are reused once their value is dead: a value's last use is
-  // the last body op reading it; the yield, and reductions (ReductionNest
-  // reads their operands after the body is emitted), keep it to the end.
-  constexpr unsigned kLiveToEnd = ~0u;
-  llvm::DenseMap<Value, unsigned> lastUse;
-  unsigned index = 0;
+  // Every value gets a virtual register of its own; which physical
+  // registers they share is ktunit-allocate-registers' decision.
   for (Operation &op : body) {
-    bool toEnd = llvm::isa<ks::YieldOp>(op);
-    if (auto vop = llvm::dyn_cast<ks::VectorOp>(op))
-      toEnd |= reduction && ReductionNest::isReductionOnly(vop);
-    for (Value v : op.getOperands())
-      lastUse[v] = toEnd ? kLiveToEnd : index;
-    ++index;
-  }
-  unsigned bodyRegBase = nextReg;
-  // Per body register, the op index after which it may be reused.
-  llvm::DenseMap<uint8_t, unsigned> regLastUse;
-  SmallVector<uint8_t> freeRegs;
-  auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
-    if (!freeRegs.empty())
-      return freeRegs.pop_back_val();
-    if (nextReg >= registerCount())
-      return emitError(loc, "compute body needs more than ")
-             << registerCount() << " vector registers";
-    return uint8_t(nextReg++);
-  };
-  auto holds = [&](uint8_t r, Value v) {
-    if (r < bodyRegBase || (fixed && fixed->count(v)))
-      return; // the caller's registers live on
-    unsigned until = lastUse.lookup(v);
-    auto [it, inserted] = regLastUse.try_emplace(r, until);
-    if (!inserted)
-      it->second = std::max(it->second, until);
-  };
-  // After op `at`: registers whose values are all dead go back to the pool
-  // (a result never shares a register with an operand dying at its op).
-  auto release = [&](unsigned at) {
-    for (auto it = regLastUse.begin(); it != regLastUse.end();) {
-      auto current = it++;
-      if (current->second <= at) {
-        freeRegs.push_back(current->first);
-        regLastUse.erase(current);
-      }
-    }
-  };
-  index = 0;
-  for (Operation &op : body) {
-    unsigned at = index++;
-    llvm::scope_exit done([&] { release(at); });
     if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
       if (!reduction)
         for (auto [i, v] : llvm::enumerate(yield.getValues()))
@@ -2156,24 +2137,16 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
     // caller fixed gets a `mov`).
     if (vop.getKind() == "copy" && vop->getNumOperands() == 1 && !isFixed) {
       reg[vop.getResult()] = reg[vop->getOperand(0)];
-      holds(reg[vop.getResult()], vop.getResult());
       continue;
     }
     if (vop.getKind() == "copy" && vop->getNumOperands() == 1) {
-      uint8_t dst = fixed->find(vop.getResult())->second;
+      ktunit::Reg dst = fixed->find(vop.getResult())->second;
       vec.unary(dc::Opcode::Mov, dst, reg[vop->getOperand(0)]);
       reg[vop.getResult()] = dst;
       continue;
     }
-    FailureOr<uint8_t> r;
-    if (isFixed)
-      r = fixed->find(vop.getResult())->second;
-    else
-      r = newReg(vop.getLoc());
-    if (failed(r))
-      return failure();
-    reg[vop.getResult()] = *r;
-    holds(*r, vop.getResult());
+    ktunit::Reg r = isFixed ? fixed->find(vop.getResult())->second : vec.newReg();
+    reg[vop.getResult()] = r;
     StringRef kind = vop.getKind();
     if (kind == "const") {
       auto value = vop->getAttr("value");
@@ -2184,7 +2157,7 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
         x = n.getInt();
       else
         return vop.emitError("constant without a numeric value");
-      vec.vconst(*r, registerType(vop.getResult().getType()).value_or(elemType),
+      vec.vconst(r, registerType(vop.getResult().getType()).value_or(elemType),
                  Elements(vectorWidth), x);
       continue;
     }
@@ -2198,7 +2171,7 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
     auto opcode = dc::parseOpcode(kind);
     if (!known || !opcode || dc::opClassOf(*opcode) != kind)
       return vop.emitError("vector op '") << kind << "' has no device-code instruction";
-    SmallVector<uint8_t> operands;
+    SmallVector<ktunit::Reg> operands;
     for (Value v : vop.getOperands())
       operands.push_back(reg[v]);
     if (kind == "cast") {
@@ -2209,19 +2182,18 @@ LogicalResult GroupLowering::emitBody(dc::ProgramBuilder &vec,
       if (!to)
         return vop.emitError("cast to ") << vop.getResult().getType()
                                          << " has no vector registers";
-      vec.cast(*r, *to, operands[0]);
+      vec.cast(r, *to, operands[0]);
     } else if (dc::isBinaryArith(*opcode) && operands.size() == 2) {
-      vec.binary(*opcode, *r, operands[0], operands[1]);
+      vec.binary(*opcode, r, operands[0], operands[1]);
     } else if ((dc::isUnaryArith(*opcode) || *opcode == dc::Opcode::Mov) &&
                operands.size() == 1) {
-      vec.unary(*opcode, *r, operands[0]);
+      vec.unary(*opcode, r, operands[0]);
     } else {
       return vop.emitError("vector op '") << kind << "' with " << operands.size()
                                           << " operands has no instruction form";
     }
   }
-  nextReg = bodyRegBase;
-  return success();
+  return vec.status();
 }
 
 LogicalResult GroupLowering::emit(unsigned groupIndex) {
@@ -2236,7 +2208,6 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     return emitTwoLevel();
   if (failed(markHoistedLoads()))
     return failure();
-  dc::Bundle &bundle = out.bundle;
   // Symbols: one per kernel argument a transfer touches.
   SmallVector<uint32_t> loadSymbols, storeSymbols;
   for (const Transfer &t : loads)
@@ -2244,8 +2215,6 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   for (const Transfer &t : stores)
     storeSymbols.push_back(symbolOf(t, true));
   int64_t nsub = tiles.size();
-  if (2 * nsub > model.semaphoreCount(*model.lookupNode(dmaUnit)))
-    return outer->emitError("too many sub-core instances for the DMA's semaphores");
   (void)groupIndex;
 
   // --- DMA: one program over every core, one table row per core. ---------
@@ -2256,7 +2225,9 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   std::vector<int64_t> dmaInstances;
   for (int64_t c : coreIds)
     dmaInstances.push_back(coreOf(c));
-  dc::ProgramBuilder dma(bundle, dmaUnit, dmaInstances, columns);
+  std::unique_ptr<ktunit::ProgramBuilder> dmaProgram =
+      makeProgram("dma", dmaUnit, dmaInstances, columns);
+  ktunit::ProgramBuilder &dma = *dmaProgram;
   // Further columns: the per-core starts of over-fetched loads.
   InstanceTable overFetchStarts(coreIds.size(), columns);
   for (int64_t c : coreIds) {
@@ -2273,6 +2244,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       row.push_back(stInstances[c][j]);
     dma.addTableRow(row);
   }
+  auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
   auto ldPeer = [&](int64_t j) {
     return dc::ProgramBuilder::node(
         ldUnit, {dc::InstanceSelector::Kind::TableColumn, int64_t(nTransfers + j)});
@@ -2299,6 +2271,18 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   if (failed(leadOr))
     return failure();
   int64_t lag = *leadOr;
+  // Per sub-core instance j: the input slots the DMA fills and the load
+  // unit drains, and the output slots the store unit fills and the DMA
+  // drains.
+  SmallVector<ktunit::ChannelOp> inputs, outputs;
+  for (int64_t j = 0; j < nsub; ++j) {
+    std::string sub = std::to_string(j);
+    inputs.push_back(makeChannel("in" + sub, inDepth, "dma", "ld" + sub, ldPeer(j),
+                                 nearest(dmaUnit)));
+    outputs.push_back(makeChannel("out" + sub, outDepth, "st" + sub, "dma", nearest(dmaUnit),
+                                  stPeer(j)));
+  }
+  using ktunit::Side;
   int64_t maxTiles = 0;
   for (auto &list : tiles)
     maxTiles = std::max<int64_t>(maxTiles, list.size());
@@ -2306,8 +2290,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     for (int64_t j = 0; j < nsub; ++j) {
       if (s >= (int64_t)tiles[j].size())
         continue;
-      if (s >= inDepth)
-        dma.wait(2 * j, 1);
+      dma.acquire(inputs[j], Side::producer);
       // A hoisted load is copied with the instance's first tile only: the
       // first tile's "full" signal covers it, and no later copy reuses its
       // slot.
@@ -2315,40 +2298,34 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         if (!t.hoisted || s == 0)
           copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true,
                    &overFetchStarts);
-      dma.signal(ldPeer(j), 0);
+      dma.release(inputs[j], Side::producer);
     }
     for (int64_t j = 0; j < nsub; ++j) {
       int64_t m = s - lag;
       if (m < 0 || m >= (int64_t)tiles[j].size())
         continue;
-      dma.wait(2 * j + 1, 1);
+      dma.acquire(outputs[j], Side::consumer);
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], loads.size() + i, Bytes(0), tiles[j][m],
                  slotAddress(t, j, m), false);
-      dma.signal(stPeer(j), 0);
+      dma.release(outputs[j], Side::consumer);
     }
   }
-  overFetchStarts.install(dma.program());
+  overFetchStarts.install(dma);
   if (dmaProblem)
     return dmaProblem->first->emitError(dmaProblem->second)
            << ": unaligned transfers are not lowered";
-  // Drain: the frees the load units still owe.
-  for (int64_t j = 0; j < nsub; ++j) {
-    int64_t owed = std::min<int64_t>(tiles[j].size(), inDepth);
-    if (owed > 0)
-      dma.wait(2 * j, owed);
-  }
+  // The drain of the frees the load units still owe is ktunit-insert-sync's.
 
   // --- Load, compute and store units: one program per sub-core index. ---
-  auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
   // The vector loop nest of a tile: outer dims of the space, then the
   // vectors of the last dim. Returns the loop depth of each space dim.
-  auto openLoops = [&](dc::ProgramBuilder &b, const Tile &tile) {
+  auto openLoops = [&](ktunit::ProgramBuilder &b, const Tile &tile) {
     for (size_t d = 0; d + 1 < space.size(); ++d)
       b.loop(tile.extent[d]);
     b.loop(vectorsPerRow(tile));
   };
-  auto closeLoops = [&](dc::ProgramBuilder &b) {
+  auto closeLoops = [&](ktunit::ProgramBuilder &b) {
     for (size_t d = 0; d < space.size(); ++d)
       b.end();
   };
@@ -2378,12 +2355,12 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   if (failed(columnLoadsOr))
     return failure();
   SmallVector<size_t> columnLoads = std::move(*columnLoadsOr);
-  auto openSegment = [&](dc::ProgramBuilder &b, const Tile &tile, const RowSegment &seg) {
+  auto openSegment = [&](ktunit::ProgramBuilder &b, const Tile &tile, const RowSegment &seg) {
     for (int64_t d = 0; d < rowDim; ++d)
       b.loop(tile.extent[d]);
     b.loop(seg.blocks);
   };
-  auto closeSegment = [&](dc::ProgramBuilder &b) {
+  auto closeSegment = [&](ktunit::ProgramBuilder &b) {
     for (int64_t d = 0; d < rowDim + 3; ++d)
       b.end();
   };
@@ -2409,19 +2386,16 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     for (int64_t c : coreIds)
       subInstances.push_back(ldInstances[c][j]);
 
-    dc::ProgramBuilder ld(bundle, ldUnit, subInstances);
-    dc::ProgramBuilder vec(bundle, computeUnit, subInstances);
-    dc::ProgramBuilder st(bundle, stUnit, subInstances);
+    std::string sub = std::to_string(j);
+    std::unique_ptr<ktunit::ProgramBuilder> ldProgram = makeProgram("ld" + sub, ldUnit, subInstances),
+                                            vecProgram =
+                                                makeProgram("vec" + sub, computeUnit, subInstances),
+                                            stProgram = makeProgram("st" + sub, stUnit, subInstances);
+    ktunit::ProgramBuilder &ld = *ldProgram, &vec = *vecProgram, &st = *stProgram;
 
-    // Registers: inputs first, then one per vop.
-    llvm::DenseMap<Value, uint8_t> reg;
-    unsigned nextReg = 0;
-    auto newReg = [&](Location loc) -> FailureOr<uint8_t> {
-      if (nextReg >= registerCount())
-        return emitError(loc, "compute body needs more than ")
-               << registerCount() << " vector registers";
-      return uint8_t(nextReg++);
-    };
+    // Registers: virtual, one per input and per vop.
+    llvm::DenseMap<Value, ktunit::Reg> reg;
+    auto newReg = [&](Location) -> FailureOr<ktunit::Reg> { return vec.newReg(); };
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
       auto r = newReg(computeStage->getLoc());
       if (failed(r))
@@ -2431,17 +2405,15 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         vec.vconst(*r, registerType(arg.getType()).value_or(elemType), Elements(vectorWidth),
                    *computeInputs[i].splat);
     }
-    if (failed(allocatePieceRegisters(nextReg)))
-      return failure();
-    if (reduction &&
-        failed(reduction->allocate(vec, nextReg, registerCount(), computeStage->getLoc())))
+    allocatePieceRegisters(vec);
+    if (reduction && failed(reduction->allocate(vec, computeStage->getLoc())))
       return failure();
     // Column operands (one value per row, e.g. a broadcast column): one
     // value per row is no load-unit access, so the rows go in blocks of a
     // vector: the load unit pushes the block's column vector once, and the
     // compute unit holds it, broadcasting lane 0 for each row and sliding
     // the next row's value into lane 0.
-    SmallVector<uint8_t> heldColumn(loads.size(), 0);
+    SmallVector<ktunit::Reg> heldColumn(loads.size(), 0);
     for (size_t c : columnLoads) {
       auto r = newReg(computeStage->getLoc());
       if (failed(r))
@@ -2453,7 +2425,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     // one where a block crosses into it: `ext` moves the block's values
     // down to lane 0 (the lane per core from the table), into a register
     // held as before. `nextColumn` receives the second vector.
-    std::optional<uint8_t> nextColumn;
+    std::optional<ktunit::Reg> nextColumn;
     for (size_t c : columnLoads)
       for (const Tile &tile : tiles[j])
         for (const RowSegment &seg : rowSegments(tile))
@@ -2468,7 +2440,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     for (int64_t k = 0; k < (int64_t)tiles[j].size(); ++k) {
       const Tile &tile = tiles[j][k];
       // Load unit: wait for the tile, stream its vectors, free the slots.
-      ld.wait(0, 1);
+      ld.acquire(inputs[j], Side::consumer);
       // A column operand steps one element per row: each push must still
       // start where the load unit's access rule allows.
       std::optional<std::pair<const Transfer *, Bytes>> unalignedPush;
@@ -2544,16 +2516,16 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                << unalignedPush->second.count()
                << " bytes (a column broadcast of one element per row): "
                << "unaligned vector accesses are not lowered";
-      ld.signal(nearest(dmaUnit), 2 * j);
+      ld.release(inputs[j], Side::consumer);
 
       // Compute unit: the loaded inputs of one vector step arrive in load
       // order; an input without the vector dimension is broadcast.
-      auto receive = [&](uint8_t r, dc::ElemType type, Elements count, int64_t) {
+      auto receive = [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t) {
         vec.recv(r, type, count, nearest(ldUnit));
       };
       // Each result leaves in its buffer's pieces.
-      auto sendResult = [&](unsigned i, uint8_t r) {
-        scatterPieces(vec, r, stores[i], [&](uint8_t piece, int64_t) {
+      auto sendResult = [&](unsigned i, ktunit::Reg r) {
+        scatterPieces(vec, r, stores[i], [&](ktunit::Reg piece, int64_t) {
           vec.send(nearest(stUnit), piece);
         });
       };
@@ -2574,14 +2546,14 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           receiveInputs();
           return success();
         };
-        auto compute = [&](const llvm::DenseMap<Value, uint8_t> &fixed) {
-          return emitBody(vec, reg, nextReg, [](unsigned, uint8_t) {}, &fixed);
+        auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
+          return emitBody(vec, reg, [](unsigned, ktunit::Reg) {}, &fixed);
         };
         if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute,
-                                          [&](unsigned i, uint8_t r, const SpacePosition &pos) {
+                                          [&](unsigned i, ktunit::Reg r, const SpacePosition &pos) {
                                             scatterPieces(
                                                 vec, r, stores[i],
-                                                [&](uint8_t piece, int64_t) {
+                                                [&](ktunit::Reg piece, int64_t) {
                                                   vec.send(nearest(stUnit), piece);
                                                 },
                                                 resultPieces(stores[i], pos, tile.extent));
@@ -2609,22 +2581,21 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
           vec.loop(tile.extent.back() / vectorWidth);
           receiveInputs();
-          if (failed(emitBody(vec, reg, nextReg, sendResult)))
+          if (failed(emitBody(vec, reg, sendResult)))
             return failure();
           closeSegment(vec);
         }
       } else {
       openLoops(vec, tile);
       receiveInputs();
-      if (failed(emitBody(vec, reg, nextReg, sendResult)))
+      if (failed(emitBody(vec, reg, sendResult)))
         return failure();
       closeLoops(vec);
       }
 
       // Store unit: wait for free output slots, take the vectors, tell the
       // DMA the tile is complete.
-      if (k >= outDepth)
-        st.wait(0, 1);
+      st.acquire(outputs[j], Side::producer);
       if (reduction) {
         reduction->emitOutputOrder(st, tile.extent, [&](const SpacePosition &pos) {
           for (const Transfer &t : stores) {
@@ -2637,7 +2608,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
             }
           }
         });
-        st.signal(nearest(dmaUnit), 2 * j + 1);
+        st.release(outputs[j], Side::producer);
         continue;
       }
       openLoops(st, tile);
@@ -2653,13 +2624,10 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         }
       }
       closeLoops(st);
-      st.signal(nearest(dmaUnit), 2 * j + 1);
+      st.release(outputs[j], Side::producer);
     }
-    int64_t owed = std::min<int64_t>(tiles[j].size(), outDepth);
-    if (owed > 0)
-      st.wait(0, owed);
-    ldTable.install(ld.program());
-    vecTable.install(vec.program());
+    ldTable.install(ld);
+    vecTable.install(vec);
   }
   return success();
 }
@@ -2700,6 +2668,50 @@ LogicalResult checkNoReadAfterWrite(ks::GroupOp group, llvm::StringSet<> &stored
 
 } // namespace
 
+namespace {
+
+/// Runs the unit-IR passes on every bundle of `unit` (each a lowering that
+/// runs after the previous one on the units they share) and appends their
+/// device code to `out.bundle`, recording where each bundle's programs
+/// start.
+LogicalResult lowerUnitBundles(ModuleOp unit, const arch::ArchModel &model,
+                               const LowerOptions &options, LoweredKernel &out,
+                               const KernelSymbols &symbols,
+                               std::vector<size_t> &groupStarts) {
+  MLIRContext *ctx = unit.getContext();
+  for (ktunit::BundleOp bundle : unit.getOps<ktunit::BundleOp>()) {
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(&bundle.getBody().front());
+    for (auto [i, sym] : llvm::enumerate(out.bundle.symbols))
+      ktunit::SymbolOp::create(
+          b, bundle.getLoc(), b.getStringAttr(symbols.names[i]), TypeAttr::get(symbols.types[i]),
+          b.getDenseI64ArrayAttr(std::vector<int64_t>(sym.shape)),
+          b.getI64IntegerAttr(sym.size.count()), sym.isInput ? b.getUnitAttr() : nullptr,
+          sym.isOutput ? b.getUnitAttr() : nullptr);
+  }
+  if (failed(mlir::verify(unit)))
+    return failure();
+  for (ktunit::BundleOp bundle : unit.getOps<ktunit::BundleOp>()) {
+    if (failed(ktunit::insertSync(bundle, model)))
+      return failure();
+    for (ktunit::ProgramOp program : bundle.getOps<ktunit::ProgramOp>())
+      if (failed(ktunit::allocateRegisters(program, model)) ||
+          failed(ktunit::checkCapacity(program, model)))
+        return failure();
+    if (failed(ktunit::checkDeadlock(bundle, model, options.deadlockCheckSteps)))
+      return failure();
+    FailureOr<dc::Bundle> part = ktunit::emitBundle(bundle);
+    if (failed(part))
+      return failure();
+    groupStarts.push_back(out.bundle.programs.size());
+    for (dc::Program &program : part->programs)
+      out.bundle.programs.push_back(std::move(program));
+  }
+  return success();
+}
+
+} // namespace
+
 FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
                                                       const arch::ArchModel &model,
                                                       const LowerOptions &options) {
@@ -2711,9 +2723,23 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
   ks::KernelOp kernel = *kernels.begin();
   LoweredKernel out;
   out.bundle.device = model.name().str();
-  // Groups run one after the other: each is lowered on its own, then every
-  // unit instance's programs are concatenated in group order.
-  std::vector<size_t> groupStarts;
+  MLIRContext *ctx = module.getContext();
+  ctx->getOrLoadDialect<ktunit::KTUnitDialect>();
+  out.unit = ModuleOp::create(kernel.getLoc());
+  KernelSymbols symbols;
+  // One unit bundle per lowering: groups run one after the other, and so do
+  // the rounds and classes of one group's grid tiles; every unit instance's
+  // programs are concatenated in that order after emission.
+  unsigned parts = 0;
+  auto newBundle = [&]() {
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(out.unit->getBody());
+    auto bundle = ktunit::BundleOp::create(b, kernel.getLoc(),
+                                           b.getStringAttr("part" + std::to_string(parts++)),
+                                           b.getStringAttr(model.name()));
+    bundle.getBody().emplaceBlock();
+    return bundle;
+  };
   unsigned index = 0;
   llvm::StringSet<> storedByEarlierGroups;
   for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>()) {
@@ -2723,7 +2749,8 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     if (failed(checkNoReadAfterWrite(group, storedByEarlierGroups)))
       return failure();
     arch::Workload before = out.workload;
-    GroupLowering lowering(model, options, kernel, group, out);
+    ktunit::BundleOp whole = newBundle();
+    GroupLowering lowering(model, options, kernel, group, out, whole, symbols);
     lowering.deferStoreChecks = true;
     if (failed(lowering.collect()))
       return failure();
@@ -2739,7 +2766,6 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
         llvm::equal(classes->front().space, group.getSpace())) {
       if (failed(lowering.checkStores()))
         return failure();
-      groupStarts.push_back(out.bundle.programs.size());
       if (failed(lowering.emit(index++)))
         return failure();
       continue;
@@ -2749,6 +2775,7 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     // One lowering per round and class; their programs run one after the
     // other where they share a unit instance.
     out.workload = before;
+    whole.erase();
     for (int64_t first = 0; first < gridTiles; first += cores)
       for (const GroupLowering::CoreClass &cls : *classes) {
         GroupLowering::CoreClass part{{}, cls.space, cls.shares, first};
@@ -2757,24 +2784,18 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
             part.cores.push_back(c);
         if (part.cores.empty())
           continue;
-        groupStarts.push_back(out.bundle.programs.size());
-        GroupLowering lowerPart(model, options, kernel, group, out);
+        GroupLowering lowerPart(model, options, kernel, group, out, newBundle(), symbols);
         lowerPart.restrictTo(part);
         if (failed(lowerPart.collect()) || failed(lowerPart.emit(index++)))
           return failure();
       }
   }
+  std::vector<size_t> groupStarts;
+  if (failed(lowerUnitBundles(*out.unit, model, options, out, symbols, groupStarts)))
+    return failure();
   mergeGroupPrograms(out.bundle, groupStarts, model);
   if (llvm::Error err = dc::verifyBundle(out.bundle, "lowered kernel")) {
     kernel.emitError(llvm::toString(std::move(err)));
-    return failure();
-  }
-  if (llvm::Error err = sim::checkCapacity(out.bundle, model)) {
-    kernel.emitError("static capacity check failed: ") << llvm::toString(std::move(err));
-    return failure();
-  }
-  if (llvm::Error err = sim::checkDeadlockFree(out.bundle, model, options.checkLimits)) {
-    kernel.emitError("static deadlock check failed: ") << llvm::toString(std::move(err));
     return failure();
   }
   return out;

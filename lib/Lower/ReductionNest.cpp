@@ -128,14 +128,10 @@ FailureOr<ReductionNest> ReductionNest::analyze(Operation *computeStage, ArrayRe
   return nest;
 }
 
-LogicalResult ReductionNest::allocate(dc::ProgramBuilder &vec, unsigned &nextReg,
-                                      unsigned registerCount, Location loc) {
-  auto take = [&]() -> FailureOr<uint8_t> {
-    if (nextReg >= registerCount)
-      return emitError(loc, "a reduction needs more than ")
-             << registerCount << " vector registers";
-    return uint8_t(nextReg++);
-  };
+LogicalResult ReductionNest::allocate(ktunit::ProgramBuilder &vec, Location loc) {
+  (void)loc;
+  // Virtual registers: ktunit-allocate-registers checks the unit's count.
+  auto take = [&]() -> FailureOr<ktunit::Reg> { return vec.newReg(); };
   Elements lanes(vectorWidth);
   for (ReducedOutput &out : reduced) {
     auto acc = take();
@@ -168,7 +164,7 @@ LogicalResult ReductionNest::allocate(dc::ProgramBuilder &vec, unsigned &nextReg
   return success();
 }
 
-bool ReductionNest::open(dc::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
+bool ReductionNest::open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
                          SpacePosition &pos) {
   if (count <= 1 || dim < 0)
     return false;
@@ -178,7 +174,7 @@ bool ReductionNest::open(dc::ProgramBuilder &b, int64_t count, int64_t dim, int6
   return true;
 }
 
-void ReductionNest::close(dc::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos) {
+void ReductionNest::close(ktunit::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos) {
   if (!opened)
     return;
   b.end();
@@ -193,8 +189,8 @@ int64_t ReductionNest::resultElements(ArrayRef<int64_t> extent) const {
   return (rows + vectorWidth - 1) / vectorWidth * vectorWidth;
 }
 
-LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64_t> extent,
-                                         llvm::DenseMap<Value, uint8_t> &reg, Block &body,
+LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<int64_t> extent,
+                                         llvm::DenseMap<Value, ktunit::Reg> &reg, Block &body,
                                          ReadFn read, BodyFn emitBody, WriteFn write) {
   depth = 0;
   SpacePosition pos(rank);
@@ -217,7 +213,7 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
     }
     return 0.0;
   };
-  auto masked = [&](const ReducedOutput &out, uint8_t to, uint8_t from, int64_t partial) {
+  auto masked = [&](const ReducedOutput &out, ktunit::Reg to, ktunit::Reg from, int64_t partial) {
     vec.vconst(scratch, out.type, Elements(vectorWidth), identityOf(out));
     vec.ext(to, scratch, from, partial);
   };
@@ -230,9 +226,9 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
                   int64_t partial = 0) -> LogicalResult {
     // First vector: redirect each reduction's operand into its accumulator
     // (the first reduction of a value; later ones copy it).
-    llvm::DenseMap<Value, uint8_t> fixed;
-    SmallVector<std::pair<BlockArgument, uint8_t>> saved;
-    SmallVector<std::pair<uint8_t, uint8_t>> copies;
+    llvm::DenseMap<Value, ktunit::Reg> fixed;
+    SmallVector<std::pair<BlockArgument, ktunit::Reg>> saved;
+    SmallVector<std::pair<ktunit::Reg, ktunit::Reg>> copies;
     for (ReducedOutput &out : reduced) {
       Value v = out.operand;
       if (auto it = fixed.find(v); it != fixed.end()) {
@@ -269,7 +265,7 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
     if (whole > 0) {
       pos.constant[foldDim] = step;
       bool opened = open(vec, whole, foldDim, step, pos);
-      if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, uint8_t>())))
+      if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, ktunit::Reg>())))
         return failure();
       for (ReducedOutput &out : reduced)
         vec.binary(out.combineOp, out.accumulator, out.accumulator, reg[out.operand]);
@@ -277,7 +273,7 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
     }
     if (count > 1 && partial > 0) {
       pos.constant[foldDim] = (count - 1) * step;
-      if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, uint8_t>())))
+      if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, ktunit::Reg>())))
         return failure();
       for (ReducedOutput &out : reduced) {
         masked(out, scratch, reg[out.operand], partial);
@@ -358,7 +354,7 @@ LogicalResult ReductionNest::emitCompute(dc::ProgramBuilder &vec, ArrayRef<int64
   return success();
 }
 
-void ReductionNest::emitInputOrder(dc::ProgramBuilder &b, ArrayRef<int64_t> extent,
+void ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> extent,
                                    VisitFn visit) {
   depth = 0;
   SpacePosition pos(rank);
@@ -382,7 +378,7 @@ void ReductionNest::emitInputOrder(dc::ProgramBuilder &b, ArrayRef<int64_t> exte
     close(b, it->first, it->second, pos);
 }
 
-void ReductionNest::emitOutputOrder(dc::ProgramBuilder &b, ArrayRef<int64_t> extent,
+void ReductionNest::emitOutputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> extent,
                                     VisitFn visit) {
   depth = 0;
   SpacePosition pos(rank);

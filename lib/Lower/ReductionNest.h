@@ -14,6 +14,7 @@
 #define KTFLOW_LIB_LOWER_REDUCTIONNEST_H
 
 #include "ktflow/DeviceCode/Program.h"
+#include "ktflow/Unit/Builder.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LogicalResult.h"
@@ -46,7 +47,7 @@ struct ReducedOutput {
   /// The type it folds in (its value's): a group whose buffers hold two
   /// types may reduce in either, and its collector and init take that type.
   dc::ElemType type = dc::ElemType::F16;
-  uint8_t accumulator = 0, collector = 0, initRegister = 0;
+  ktunit::Reg accumulator = 0, collector = 0, initRegister = 0;
 };
 
 class ReductionNest {
@@ -67,16 +68,14 @@ public:
   /// than read for every vector.
   void setSplatArguments(llvm::ArrayRef<bool> splat) { splatArgs.assign(splat.begin(), splat.end()); }
 
-  /// Takes registers from `nextReg` (below `registerCount`, the compute
-  /// unit's) for accumulators, row collectors, scratch and inits, and emits
-  /// the constants a program needs once.
-  mlir::LogicalResult allocate(dc::ProgramBuilder &vec, unsigned &nextReg,
-                               unsigned registerCount, mlir::Location loc);
+  /// Takes virtual registers for accumulators, row collectors, scratch and
+  /// inits, and emits the constants a program needs once.
+  mlir::LogicalResult allocate(ktunit::ProgramBuilder &vec, mlir::Location loc);
 
   using ReadFn = llvm::function_ref<mlir::LogicalResult(const SpacePosition &)>;
   using BodyFn =
-      llvm::function_ref<mlir::LogicalResult(const llvm::DenseMap<mlir::Value, uint8_t> &)>;
-  using WriteFn = llvm::function_ref<void(unsigned, uint8_t, const SpacePosition &)>;
+      llvm::function_ref<mlir::LogicalResult(const llvm::DenseMap<mlir::Value, ktunit::Reg> &)>;
+  using WriteFn = llvm::function_ref<void(unsigned, ktunit::Reg, const SpacePosition &)>;
   using VisitFn = llvm::function_ref<void(const SpacePosition &)>;
 
   /// The compute unit's work on one tile of `extent`. `read` brings every
@@ -84,15 +83,15 @@ public:
   /// temporarily redirected to accumulators for the first vector of a fold),
   /// `body` emits the element-wise ops with the given fixed result
   /// registers, `write(i, reg, position)` emits result vector i.
-  mlir::LogicalResult emitCompute(dc::ProgramBuilder &vec, llvm::ArrayRef<int64_t> extent,
-                                  llvm::DenseMap<mlir::Value, uint8_t> &reg,
+  mlir::LogicalResult emitCompute(ktunit::ProgramBuilder &vec, llvm::ArrayRef<int64_t> extent,
+                                  llvm::DenseMap<mlir::Value, ktunit::Reg> &reg,
                                   mlir::Block &body, ReadFn read, BodyFn emitBody,
                                   WriteFn write);
   /// Visits the input vectors in the order emitCompute consumes them.
-  void emitInputOrder(dc::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
+  void emitInputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
   /// Visits the result vectors (one per output each) in the order
   /// emitCompute produces them.
-  void emitOutputOrder(dc::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
+  void emitOutputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
 
   /// Elements of each result along the dimension its vectors run: a row
   /// reduction's results run along the row dimension (whole vectors, the
@@ -107,9 +106,9 @@ public:
 private:
   /// Opens a counted loop when `count` > 1 and records its index on `dim`
   /// with `multiplier`; returns whether a loop was opened.
-  bool open(dc::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
+  bool open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
             SpacePosition &pos);
-  void close(dc::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos);
+  void close(ktunit::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos);
 
   bool readEveryVector(mlir::BlockArgument arg) const {
     return arg.getArgNumber() >= splatArgs.size() || !splatArgs[arg.getArgNumber()];
@@ -122,7 +121,7 @@ private:
   int64_t rowDim = -1;
   dc::ElemType type = dc::ElemType::F16;
   llvm::SmallVector<ReducedOutput, 2> reduced;
-  uint8_t scratch = 0;
+  ktunit::Reg scratch = 0;
   uint32_t depth = 0;
 };
 

@@ -185,3 +185,8 @@ struct AllocateRegistersPass : ktunit::impl::AllocateRegistersBase<AllocateRegis
 };
 
 } // namespace
+
+LogicalResult ktunit::allocateRegisters(ProgramOp program, const arch::ArchModel &model) {
+  AllocateRegistersPass pass;
+  return pass.allocate(program, model);
+}

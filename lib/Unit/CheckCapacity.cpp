@@ -138,3 +138,10 @@ struct CheckCapacityPass : ktunit::impl::CheckCapacityBase<CheckCapacityPass> {
 };
 
 } // namespace
+
+LogicalResult ktunit::checkCapacity(ProgramOp program, const arch::ArchModel &model) {
+  CheckCapacityPass pass;
+  // Not owned: the model outlives the check.
+  pass.model = std::shared_ptr<const arch::ArchModel>(std::shared_ptr<void>(), &model);
+  return pass.check(program);
+}

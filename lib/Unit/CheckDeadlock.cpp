@@ -357,3 +357,13 @@ struct CheckDeadlockPass : ktunit::impl::CheckDeadlockBase<CheckDeadlockPass> {
 };
 
 } // namespace
+
+LogicalResult ktunit::checkDeadlock(BundleOp bundle, const arch::ArchModel &model,
+                                    int64_t maxSteps) {
+  CheckDeadlockOptions options;
+  options.maxSteps = maxSteps;
+  CheckDeadlockPass pass(options);
+  // Not owned: the model outlives the check.
+  pass.model = std::shared_ptr<const arch::ArchModel>(std::shared_ptr<void>(), &model);
+  return success(succeeded(pass.checkBalance(bundle)) && succeeded(pass.execute(bundle)));
+}

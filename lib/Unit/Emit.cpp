@@ -251,7 +251,10 @@ FailureOr<dc::Bundle> ktunit::emitBundle(ModuleOp module) {
   SmallVector<BundleOp> bundles(module.getOps<BundleOp>());
   if (bundles.size() != 1)
     return emitError(module.getLoc()) << "expected one ktunit.bundle, found " << bundles.size();
-  BundleOp op = bundles.front();
+  return emitBundle(bundles.front());
+}
+
+FailureOr<dc::Bundle> ktunit::emitBundle(BundleOp op) {
   dc::Bundle bundle;
   bundle.device = op.getDevice().str();
   Emitter emitter(bundle);

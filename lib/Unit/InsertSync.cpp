@@ -12,9 +12,11 @@
 // semaphore is then zero when every program has finished, which is what
 // lets the programs of consecutive groups be concatenated.
 //
-// Semaphores are numbered per unit node, above any a program already uses
-// by hand (signal/wait/credit ops in the input), in channel order, and
-// checked against the unit's count from the description: a schedule that
+// Semaphores are numbered per unit instance, above any a program already
+// uses by hand (signal/wait/credit ops in the input), in channel order: a
+// channel end takes the lowest number free on every instance its program
+// runs on, so the programs of different sub-core instances reuse numbers.
+// Each is checked against the unit's count from the description: a schedule that
 // needs more gets an error at the channel naming the unit.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +24,8 @@
 #include "ktflow/Unit/Passes.h"
 
 #include "llvm/ADT/StringMap.h"
+
+#include <map>
 
 namespace ktflow::ktunit {
 #define GEN_PASS_DEF_INSERTSYNC
@@ -36,6 +40,30 @@ namespace {
 
 struct ChannelSems {
   int64_t full = 0, free = 0;
+};
+
+/// Semaphore numbers taken per unit instance. A number reserved for the
+/// whole unit (one the input already uses) is above every instance's.
+class SemaphoreUse {
+public:
+  void reserveAll(StringRef unit, int64_t sem) {
+    int64_t &floor = unitFloor[unit];
+    floor = std::max(floor, sem + 1);
+  }
+  /// The lowest number free on all of `instances`, taken on each.
+  int64_t take(StringRef unit, ArrayRef<int64_t> instances) {
+    std::map<int64_t, int64_t> &next = perInstance[unit];
+    int64_t sem = unitFloor.lookup(unit);
+    for (int64_t i : instances)
+      sem = std::max(sem, next[i]);
+    for (int64_t i : instances)
+      next[i] = sem + 1;
+    return sem;
+  }
+
+private:
+  llvm::StringMap<int64_t> unitFloor;
+  llvm::StringMap<std::map<int64_t, int64_t>> perInstance;
 };
 
 struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
@@ -56,30 +84,27 @@ struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
   }
 
   LogicalResult runOnBundle(BundleOp bundle, const arch::ArchModel &model) {
-    // Semaphores already in use, per unit node.
-    llvm::StringMap<int64_t> nextSem;
-    auto use = [&](StringRef unit, int64_t sem) {
-      int64_t &next = nextSem[unit];
-      next = std::max(next, sem + 1);
-    };
+    // Semaphores in use, per unit node and instance: programs of one unit
+    // that run on different instances reuse numbers (one program per
+    // sub-core instance each needs only its own).
+    SemaphoreUse use;
     for (ProgramOp program : bundle.getOps<ProgramOp>())
       program.walk([&](Operation *op) {
         if (auto wait = dyn_cast<WaitOp>(op))
-          use(program.getUnit(), wait.getSem());
+          use.reserveAll(program.getUnit(), wait.getSem());
         else if (auto credit = dyn_cast<CreditOp>(op))
-          use(program.getUnit(), credit.getSem());
+          use.reserveAll(program.getUnit(), credit.getSem());
         else if (auto signal = dyn_cast<SignalOp>(op))
-          use(signal.getPeer().getName(), signal.getSem());
+          use.reserveAll(signal.getPeer().getName(), signal.getSem());
       });
-
     SymbolTable symbols(bundle);
     llvm::DenseMap<StringAttr, ChannelSems> sems;
     SmallVector<ChannelOp> channels(bundle.getOps<ChannelOp>());
     for (ChannelOp channel : channels) {
       auto producer = symbols.lookup<ProgramOp>(channel.getProducer());
       auto consumer = symbols.lookup<ProgramOp>(channel.getConsumer());
-      FailureOr<int64_t> full = allocate(channel, consumer.getUnit(), "full", nextSem, model);
-      FailureOr<int64_t> free = allocate(channel, producer.getUnit(), "free", nextSem, model);
+      FailureOr<int64_t> full = allocate(channel, consumer, "full", use, model);
+      FailureOr<int64_t> free = allocate(channel, producer, "free", use, model);
       if (failed(full) || failed(free))
         return failure();
       sems[channel.getSymNameAttr()] = {*full, *free};
@@ -126,15 +151,21 @@ struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
     return success();
   }
 
-  /// The next semaphore of `unit`, or an error at the channel when the
-  /// description gives the unit fewer.
-  FailureOr<int64_t> allocate(ChannelOp channel, StringRef unit, StringRef role,
-                              llvm::StringMap<int64_t> &nextSem,
-                              const arch::ArchModel &model) {
+  /// The next semaphore free on every instance `program` runs on, or an
+  /// error at the channel when the description gives the unit fewer.
+  FailureOr<int64_t> allocate(ChannelOp channel, ProgramOp program, StringRef role,
+                              SemaphoreUse &use, const arch::ArchModel &model) {
+    StringRef unit = program.getUnit();
     std::optional<arch::NodeId> node = model.lookupNode(unit);
     if (!node)
       return channel.emitError() << "unit '" << unit << "' is not a node of @" << model.name();
-    int64_t sem = nextSem[unit]++;
+    SmallVector<int64_t> instances;
+    if (program.getInstances())
+      instances.assign(program.getInstances()->begin(), program.getInstances()->end());
+    else
+      for (int64_t i = 0; i < model.nodeInstanceCount(*node); ++i)
+        instances.push_back(i);
+    int64_t sem = use.take(unit, instances);
     int64_t available = model.semaphoreCount(*node);
     if (sem >= available)
       return channel.emitError() << "channel @" << channel.getSymName() << " needs its "
@@ -146,3 +177,8 @@ struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
 };
 
 } // namespace
+
+LogicalResult ktunit::insertSync(BundleOp bundle, const arch::ArchModel &model) {
+  InsertSyncPass pass;
+  return pass.runOnBundle(bundle, model);
+}

@@ -12,8 +12,8 @@
 
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/DeviceCode/Program.h"
-#include "ktflow/Sim/Simulator.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include <map>
 
@@ -23,15 +23,17 @@ struct LowerOptions {
   /// Values of scalar kernel arguments (by argument index). Device code has
   /// no scalar registers: a scalar becomes a splat constant.
   std::map<int64_t, double> scalarArgs;
-  /// Bounds the static deadlock check's synchronisation-only run (a fuzzer
-  /// lowers kernels whose loops are too long to walk).
-  sim::SimLimits checkLimits;
+  /// Bounds the static deadlock check (ktunit-check-deadlock's hand-offs).
+  int64_t deadlockCheckSteps = 10000000;
 };
 
 /// What lowering produces: the device code and the kernel's work for the
 /// roofline (bytes along the schedule's routes, compute per unit).
 struct LoweredKernel {
   dc::Bundle bundle;
+  /// The unit IR the bundle was emitted from, after the unit passes (one
+  /// ktunit.bundle per lowering: a group, or a round or class of its tiles).
+  mlir::OwningOpRef<mlir::ModuleOp> unit;
   arch::Workload workload;
   /// Kernel argument index of every bundle symbol.
   std::vector<int64_t> symbolArgs;
@@ -46,8 +48,9 @@ struct LoweredKernel {
   std::vector<ReducedOutput> reducedOutputs;
 };
 
-/// Lowers the ktsched.kernel of `module` for `model`, then runs the static
-/// checks (capacity, deadlock freedom). Everything the lowering does not
+/// Lowers the ktsched.kernel of `module` for `model` into the unit IR, then
+/// runs the unit passes (sync insertion, register allocation, the capacity
+/// and deadlock-freedom analyses) and emits device code. Everything the lowering does not
 /// cover, and every failed check, is a diagnostic at the schedule op.
 mlir::FailureOr<LoweredKernel> lowerSchedule(mlir::ModuleOp module,
                                              const arch::ArchModel &model,
