@@ -77,6 +77,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::lower;
@@ -302,6 +304,31 @@ private:
   void copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
                 std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
                 dc::Address local, bool isLoad, InstanceTable *perCore = nullptr);
+  /// How a program visits items 0..n-1 (tiles, or the DMA's steps): those
+  /// in [first, first + repeat * period) as `repeat` iterations of a loop
+  /// over `period` items, the others one by one. A period is a whole number
+  /// of every buffer's slot rotation, so each of its items keeps its slots.
+  struct TileRoll {
+    int64_t first = 0, period = 1, repeat = 0;
+  };
+  LogicalResult visitTiles(ArrayRef<ktunit::ProgramBuilder *> programs, int64_t n,
+                           TileRoll roll, llvm::function_ref<LogicalResult(int64_t)> emitItem);
+  /// Tiles [a, b) of sub-core j that differ only in where they start: the
+  /// same extent and loop iteration structure, every transfer's offset a
+  /// constant step from the previous tile's. The last tile stays out (a
+  /// stored run ending at the tensor's end may be widened). Empty when a
+  /// load is over-fetched (its lead differs per tile).
+  std::pair<int64_t, int64_t> alikeTiles(int64_t j) const;
+  /// Tiles per period: the least common multiple of the rotating depths.
+  int64_t tilePeriod() const;
+  TileRoll tileRoll(int64_t j) const;
+  /// The DMA's steps (loads of step s, stores of step s - lag) to roll.
+  TileRoll stepRoll(int64_t lag) const;
+  /// While a period is emitted inside its loop: its length, and for the
+  /// DMA's next copy the tile one period later (its copies step by the
+  /// difference).
+  int64_t rollingPeriod = 0;
+  const Tile *periodLater = nullptr;
   /// The smallest run of at least `need` bytes the DMA may move between
   /// global memory and t's buffer, if any. Loads are rounded up to it when
   /// it fits the slot: the extra bytes land in the slot's padding and are
@@ -2079,6 +2106,20 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
                             " is not aligned to the DMA's " +
                             std::to_string(rule->alignment.count()) + " bytes"};
     }
+  if (periodLater) {
+    // Inside a loop over periods of alike tiles: each iteration's copy
+    // starts this many bytes further on (the tiles step uniformly).
+    Bytes stride = toBytes(Elements(tileElementOffset(t, *periodLater) -
+                                    tileElementOffset(t, tile)),
+                           t.esize);
+    global.terms.push_back({ktunit::ProgramBuilder::kLoopAround, stride, 0});
+    if (const arch::AccessRule *rule = globalDmaRule();
+        rule && !dmaProblem && !rule->allowsAddress(stride))
+      dmaProblem = {t.tensor.getOperation(), "tiles " + std::to_string(stride.count()) +
+                                                 " bytes apart are not aligned to the DMA's " +
+                                                 std::to_string(rule->alignment.count()) +
+                                                 " bytes"};
+  }
   if (isLoad)
     dma.copy(local, global, run, dims);
   else
@@ -2196,6 +2237,89 @@ LogicalResult GroupLowering::emitBody(ktunit::ProgramBuilder &vec,
   return vec.status();
 }
 
+LogicalResult GroupLowering::visitTiles(ArrayRef<ktunit::ProgramBuilder *> programs, int64_t n,
+                                        TileRoll roll,
+                                        llvm::function_ref<LogicalResult(int64_t)> emitItem) {
+  bool rolled = roll.repeat >= 2 && roll.first + roll.repeat * roll.period <= n;
+  for (int64_t i = 0; i < n;) {
+    if (rolled && i == roll.first) {
+      for (ktunit::ProgramBuilder *p : programs)
+        p->loopAround(roll.repeat);
+      rollingPeriod = roll.period;
+      for (int64_t u = 0; u < roll.period; ++u)
+        if (failed(emitItem(i + u)))
+          return failure();
+      rollingPeriod = 0;
+      periodLater = nullptr;
+      for (ktunit::ProgramBuilder *p : programs)
+        p->endLoopAround();
+      i += roll.repeat * roll.period;
+      continue;
+    }
+    if (failed(emitItem(i++)))
+      return failure();
+  }
+  return success();
+}
+
+std::pair<int64_t, int64_t> GroupLowering::alikeTiles(int64_t j) const {
+  if (llvm::any_of(loads, [](const Transfer &t) { return t.overFetch; }))
+    return {0, 0};
+  const std::vector<Tile> &list = tiles[j];
+  int64_t n = int64_t(list.size()) - 1; // the last tile stays out
+  auto steps = [&](int64_t k) {
+    SmallVector<int64_t, 8> d;
+    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+      d.push_back(tileElementOffset(t, list[k + 1]) - tileElementOffset(t, list[k]));
+    return d;
+  };
+  int64_t bestA = 0, bestB = 0;
+  for (int64_t a = 0; a < n;) {
+    int64_t b = a + 1;
+    SmallVector<int64_t, 8> step = steps(a);
+    while (b < n && list[b].extent == list[a].extent && steps(b) == step)
+      ++b;
+    // Tiles a..b-1 are alike and b is one step on; b is one of them if its
+    // extent is theirs. It may also start the next run.
+    int64_t end = std::min(list[b].extent == list[a].extent ? b + 1 : b, n);
+    if (end - a > bestB - bestA)
+      bestA = a, bestB = end;
+    a = b;
+  }
+  return {bestA, bestB};
+}
+
+int64_t GroupLowering::tilePeriod() const {
+  int64_t period = 1;
+  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+    if (!t.hoisted)
+      period = std::lcm(period, std::max<int64_t>(1, t.depth));
+  return period;
+}
+
+GroupLowering::TileRoll GroupLowering::tileRoll(int64_t j) const {
+  auto [a, b] = alikeTiles(j);
+  int64_t period = tilePeriod();
+  return {a, period, (b - a) / period};
+}
+
+GroupLowering::TileRoll GroupLowering::stepRoll(int64_t lag) const {
+  // Steps whose loads and stores are alike tiles on every sub-core.
+  int64_t first = 0, last = std::numeric_limits<int64_t>::max();
+  for (int64_t j = 0; j < (int64_t)tiles.size(); ++j) {
+    auto [a, b] = alikeTiles(j);
+    first = std::max(first, a + lag);
+    last = std::min(last, b);
+  }
+  // A hoisted load is copied at step 0 only.
+  if (llvm::any_of(loads, [](const Transfer &t) { return t.hoisted; }))
+    first = std::max<int64_t>(first, 1);
+  int64_t period = tilePeriod();
+  if (tiles.empty() || last <= first)
+    return {0, period, 0};
+  return {first, period, (last - first) / period};
+}
+
 LogicalResult GroupLowering::emit(unsigned groupIndex) {
   // Checked here, not in collect(): a lowering of every core only probes
   // for classes of cores (coreClasses()) when some grid tiles are masked,
@@ -2286,7 +2410,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   int64_t maxTiles = 0;
   for (auto &list : tiles)
     maxTiles = std::max<int64_t>(maxTiles, list.size());
-  for (int64_t s = 0; s < maxTiles + lag; ++s) {
+  // Step s loads tile s and stores tile s - lag of every sub-core.
+  auto emitStep = [&](int64_t s) -> LogicalResult {
     for (int64_t j = 0; j < nsub; ++j) {
       if (s >= (int64_t)tiles[j].size())
         continue;
@@ -2294,6 +2419,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       // A hoisted load is copied with the instance's first tile only: the
       // first tile's "full" signal covers it, and no later copy reuses its
       // slot.
+      periodLater = rollingPeriod ? &tiles[j][s + rollingPeriod] : nullptr;
       for (auto [i, t] : llvm::enumerate(loads))
         if (!t.hoisted || s == 0)
           copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true,
@@ -2305,12 +2431,16 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       if (m < 0 || m >= (int64_t)tiles[j].size())
         continue;
       dma.acquire(outputs[j], Side::consumer);
+      periodLater = rollingPeriod ? &tiles[j][m + rollingPeriod] : nullptr;
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], loads.size() + i, Bytes(0), tiles[j][m],
                  slotAddress(t, j, m), false);
       dma.release(outputs[j], Side::consumer);
     }
-  }
+    return success();
+  };
+  if (failed(visitTiles({&dma}, maxTiles + lag, stepRoll(lag), emitStep)))
+    return failure();
   overFetchStarts.install(dma);
   if (dmaProblem)
     return dmaProblem->first->emitError(dmaProblem->second)
@@ -2437,7 +2567,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           }
     InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size());
 
-    for (int64_t k = 0; k < (int64_t)tiles[j].size(); ++k) {
+    auto emitTile = [&](int64_t k) -> LogicalResult {
       const Tile &tile = tiles[j][k];
       // Load unit: wait for the tile, stream its vectors, free the slots.
       ld.acquire(inputs[j], Side::consumer);
@@ -2609,7 +2739,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           }
         });
         st.release(outputs[j], Side::producer);
-        continue;
+        return success();
       }
       openLoops(st, tile);
       for (const Transfer &t : stores) {
@@ -2625,7 +2755,10 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       }
       closeLoops(st);
       st.release(outputs[j], Side::producer);
-    }
+      return success();
+    };
+    if (failed(visitTiles({&ld, &vec, &st}, tiles[j].size(), tileRoll(j), emitTile)))
+      return failure();
     ldTable.install(ld);
     vecTable.install(vec);
   }

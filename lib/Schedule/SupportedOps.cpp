@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/SupportedOps.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
+
 #include "ktflow/KTDP/IntegerSetUtils.h"
 #include "ktflow/KTDP/KTDPOps.h"
 #include "ktflow/KTDP/KTDPTypes.h"
@@ -121,6 +123,26 @@ static LogicalResult checkTensor(Operation *op, Type type) {
   return success();
 }
 
+/// Whether every constraint of `set` involves a single dimension (and no
+/// symbol): then the set is exactly its bounding box.
+static bool constrainsDimsAlone(IntegerSet set) {
+  for (AffineExpr constraint : set.getConstraints()) {
+    SmallVector<int64_t> flat;
+    if (failed(getFlattenedAffineExpr(constraint, set.getNumDims(), set.getNumSymbols(), &flat)))
+      return false;
+    // Coefficients: dims, symbols, locals, then the constant.
+    int64_t dimsUsed = 0;
+    for (unsigned i = 0; i < set.getNumDims(); ++i)
+      dimsUsed += flat[i] != 0;
+    for (size_t i = set.getNumDims(); i + 1 < flat.size(); ++i)
+      if (flat[i] != 0)
+        return false;
+    if (dimsUsed > 1)
+      return false;
+  }
+  return true;
+}
+
 static LogicalResult checkAccessTile(ktdp::ConstructAccessTileOp tile) {
   if (tile.hasTensorBase())
     return tile.emitError("'ktdp.construct_access_tile' over a tensor value not supported: "
@@ -139,10 +161,15 @@ static LogicalResult checkAccessTile(ktdp::ConstructAccessTileOp tile) {
   int64_t boxPoints = 1, points = 0;
   for (int64_t e : box.getExtents())
     boxPoints *= e;
-  (void)ktdp::forEachPoint(tile.getAccessTileSet(), {}, [&](ArrayRef<int64_t>) {
-    ++points;
-    return points <= boxPoints;
-  });
+  // A set whose every constraint bounds one dimension is its bounding box;
+  // only another set needs its points counted (which grows with the tile).
+  if (!constrainsDimsAlone(tile.getAccessTileSet()))
+    (void)ktdp::forEachPoint(tile.getAccessTileSet(), {}, [&](ArrayRef<int64_t>) {
+      ++points;
+      return points <= boxPoints;
+    });
+  else
+    points = boxPoints;
   if (points != boxPoints)
     return tile.emitError("'ktdp.construct_access_tile' with a non-rectangular set not "
                           "supported: transfers of tiles with holes are missing");

@@ -75,6 +75,19 @@ void ProgramBuilder::end() {
   blocks.pop_back();
 }
 
+void ProgramBuilder::loopAround(int64_t count) {
+  aroundDepths.push_back(blocks.size() - 1);
+  loop(count);
+  termBase = blocks.size() - 1;
+}
+
+void ProgramBuilder::endLoopAround() {
+  assert(!aroundDepths.empty() && "endLoopAround() without loopAround()");
+  end();
+  aroundDepths.pop_back();
+  termBase = aroundDepths.empty() ? 0 : aroundDepths.back() + 1;
+}
+
 NodeRefAttr ProgramBuilder::nodeRef(MLIRContext *context, const dc::NodeRef &ref) {
   InstanceKind kind = ref.instance.kind == dc::InstanceSelector::Kind::Absolute
                           ? InstanceKind::Absolute
@@ -94,9 +107,12 @@ AddressAttr ProgramBuilder::address(const dc::Address &a) {
     base = node(a.memory);
   }
   SmallVector<LoopTermAttr> terms;
-  for (const dc::LoopTerm &t : a.terms)
-    terms.push_back(
-        LoopTermAttr::get(getContext(), t.depth, t.stride.count(), t.modulus));
+  for (const dc::LoopTerm &t : a.terms) {
+    int64_t depth = t.depth == kLoopAround
+                        ? (aroundDepths.empty() ? 0 : int64_t(aroundDepths.back()))
+                        : int64_t(t.depth) + termBase;
+    terms.push_back(LoopTermAttr::get(getContext(), depth, t.stride.count(), t.modulus));
+  }
   std::optional<int64_t> column;
   if (a.tableColumn)
     column = *a.tableColumn;

@@ -58,7 +58,16 @@ public:
   /// depth (loopDepth() before the call).
   void loop(int64_t count);
   void end();
-  unsigned loopDepth() const { return blocks.size() - 1; }
+  unsigned loopDepth() const { return blocks.size() - 1 - termBase; }
+
+  /// A loop around code written as if it were at depth 0: until
+  /// endLoopAround(), loop terms of addresses are shifted below the new
+  /// loop (loopDepth() counts from inside it), and a term of depth
+  /// kLoopAround means the new loop's index. How a lowering repeats a
+  /// tile's code over the tiles of a run without renumbering its loops.
+  static constexpr uint32_t kLoopAround = ~0u;
+  void loopAround(int64_t count);
+  void endLoopAround();
 
   void acquire(ChannelOp channel, Side side, int64_t count = 1);
   void release(ChannelOp channel, Side side, int64_t count = 1);
@@ -114,6 +123,9 @@ private:
   std::vector<mlir::Value> regs;
   std::vector<std::vector<int64_t>> table;
   uint32_t columns = 0;
+  /// Depths of the open loopAround() loops; terms shift by their number.
+  llvm::SmallVector<unsigned, 2> aroundDepths;
+  unsigned termBase = 0;
   bool finished = false;
   bool broken = false;
 };
