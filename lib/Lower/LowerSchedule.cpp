@@ -2803,14 +2803,9 @@ LogicalResult checkNoReadAfterWrite(ks::GroupOp group, llvm::StringSet<> &stored
 
 namespace {
 
-/// Runs the unit-IR passes on every bundle of `unit` (each a lowering that
-/// runs after the previous one on the units they share) and appends their
-/// device code to `out.bundle`, recording where each bundle's programs
-/// start.
-LogicalResult lowerUnitBundles(ModuleOp unit, const arch::ArchModel &model,
-                               const LowerOptions &options, LoweredKernel &out,
-                               const KernelSymbols &symbols,
-                               std::vector<size_t> &groupStarts) {
+
+/// Declares the kernel's symbols, at their final sizes, in every bundle.
+void addSymbols(ModuleOp unit, const LoweredKernel &out, const KernelSymbols &symbols) {
   MLIRContext *ctx = unit.getContext();
   for (ktunit::BundleOp bundle : unit.getOps<ktunit::BundleOp>()) {
     OpBuilder b(ctx);
@@ -2822,6 +2817,15 @@ LogicalResult lowerUnitBundles(ModuleOp unit, const arch::ArchModel &model,
           b.getI64IntegerAttr(sym.size.count()), sym.isInput ? b.getUnitAttr() : nullptr,
           sym.isOutput ? b.getUnitAttr() : nullptr);
   }
+}
+
+/// Runs the unit-IR passes on every bundle of `unit` (each a lowering that
+/// runs after the previous one on the units they share) and appends their
+/// device code to `out.bundle`, recording where each bundle's programs
+/// start.
+LogicalResult lowerUnitBundles(ModuleOp unit, const arch::ArchModel &model,
+                               const LowerOptions &options, LoweredKernel &out,
+                               std::vector<size_t> &groupStarts) {
   if (failed(mlir::verify(unit)))
     return failure();
   for (ktunit::BundleOp bundle : unit.getOps<ktunit::BundleOp>()) {
@@ -2923,8 +2927,13 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
           return failure();
       }
   }
+  // The unit passes run on a copy: `out.unit` stays the lowering's own
+  // output (channels, virtual registers), what `--emit=unit` shows and the
+  // unit passes' lit tests start from.
   std::vector<size_t> groupStarts;
-  if (failed(lowerUnitBundles(*out.unit, model, options, out, symbols, groupStarts)))
+  addSymbols(*out.unit, out, symbols);
+  OwningOpRef<ModuleOp> working = cast<ModuleOp>(out.unit->getOperation()->clone());
+  if (failed(lowerUnitBundles(*working, model, options, out, groupStarts)))
     return failure();
   mergeGroupPrograms(out.bundle, groupStarts, model);
   if (llvm::Error err = dc::verifyBundle(out.bundle, "lowered kernel")) {

@@ -39,8 +39,8 @@ static cl::opt<std::string> compileArch("arch",
                                         cl::cat(ktflow::tool::inputCategory()),
                                         cl::sub(compileCmd));
 static cl::opt<std::string> compileEmit("emit",
-                                        cl::desc("what to print: schedule, or asm (the "
-                                                 "device code's text form)"),
+                                        cl::desc("what to print: schedule, unit (the unit "
+                                                 "IR), or asm (the device code's text form)"),
                                         cl::init("schedule"),
                                         cl::cat(ktflow::tool::outputCategory()),
                                         cl::sub(compileCmd));
@@ -69,9 +69,9 @@ static cl::opt<int64_t> compileDepth("depth", cl::desc("buffer depth (default 2)
                                      cl::sub(compileCmd));
 
 static int runCompile() {
-  if (compileEmit != "schedule" && compileEmit != "asm") {
+  if (compileEmit != "schedule" && compileEmit != "unit" && compileEmit != "asm") {
     llvm::errs() << "ktflow compile: --emit=" << compileEmit
-                 << " is not supported (supported: schedule, asm)\n";
+                 << " is not supported (supported: schedule, unit, asm)\n";
     return 1;
   }
   mlir::DialectRegistry registry;
@@ -111,7 +111,7 @@ static int runCompile() {
     ktflow::ktsched::writePlan(*module, out->os());
     out->keep();
   }
-  if (compileEmit == "asm" || !compileOutput.empty()) {
+  if (compileEmit == "asm" || compileEmit == "unit" || !compileOutput.empty()) {
     std::shared_ptr<const ktflow::arch::ArchModel> model =
         ktflow::ktsched::getArchModel(*module, compileArch);
     if (!model)
@@ -138,6 +138,10 @@ static int runCompile() {
       }
     if (compileEmit == "asm")
       ktflow::dc::printBundle(lowered->bundle, llvm::outs());
+    if (compileEmit == "unit") {
+      lowered->unit->print(llvm::outs());
+      llvm::outs() << "\n";
+    }
     return 0;
   }
   module->print(llvm::outs());

@@ -31,8 +31,9 @@ struct LowerOptions {
 /// roofline (bytes along the schedule's routes, compute per unit).
 struct LoweredKernel {
   dc::Bundle bundle;
-  /// The unit IR the bundle was emitted from, after the unit passes (one
-  /// ktunit.bundle per lowering: a group, or a round or class of its tiles).
+  /// The unit IR the lowering produced, before the unit passes (channels,
+  /// virtual registers; one ktunit.bundle per lowering: a group, or a round
+  /// or class of its grid tiles).
   mlir::OwningOpRef<mlir::ModuleOp> unit;
   arch::Workload workload;
   /// Kernel argument index of every bundle symbol.
