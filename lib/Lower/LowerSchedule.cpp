@@ -1560,11 +1560,14 @@ LogicalResult GroupLowering::emitTwoLevel() {
       storeOffsets[c].push_back(*offset);
     }
   }
-  for (int64_t s = 0; s < n + lag; ++s) {
+  // Tiles alike but for where they start are rolled into loops (as on one
+  // level); only the outer DMA's copies step with the tiles.
+  auto emitOuterStep = [&](int64_t s) -> LogicalResult {
     for (int64_t c : coreIds) {
       if (s >= n)
         break;
       dma.acquire(outerInputs[c], Side::producer);
+      periodLater = rollingPeriod ? &list[s + rollingPeriod] : nullptr;
       for (auto [i, t] : llvm::enumerate(loads))
         copyTile(dma, t, loadSymbols[i], std::nullopt, Bytes(loadOffsets[c][i]), list[s],
                  outerSlot(t, c, s), true);
@@ -1572,15 +1575,19 @@ LogicalResult GroupLowering::emitTwoLevel() {
     }
     int64_t m = s - lag;
     if (m < 0 || m >= n)
-      continue;
+      return success();
     for (int64_t c : coreIds) {
       dma.acquire(outerOutputs[c], Side::consumer);
+      periodLater = rollingPeriod ? &list[m + rollingPeriod] : nullptr;
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], std::nullopt, Bytes(storeOffsets[c][i]), list[m],
                  outerSlot(t, c, m), false);
       dma.release(outerOutputs[c], Side::consumer);
     }
-  }
+    return success();
+  };
+  if (failed(visitTiles({&dma}, n + lag, stepRoll(lag), emitOuterStep)))
+    return failure();
 
   // --- Tile DMA and compute unit: one program each per core. -------------
   Block &body = computeStage->getRegion(0).front();
@@ -1590,7 +1597,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
     std::unique_ptr<ktunit::ProgramBuilder> tdmaProgram =
         makeProgram("tdma" + core, tileDmaUnit, std::vector<int64_t>{coreOf(c)});
     ktunit::ProgramBuilder &tdma = *tdmaProgram;
-    for (int64_t s = 0; s < n + lag; ++s) {
+    auto emitTileStep = [&](int64_t s) -> LogicalResult {
       if (s < n) {
         tdma.acquire(outerInputs[c], Side::consumer);
         tdma.acquire(innerInputs[c], Side::producer);
@@ -1602,7 +1609,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
       }
       int64_t m = s - lag;
       if (m < 0 || m >= n)
-        continue;
+        return success();
       tdma.acquire(innerOutputs[c], Side::consumer);
       tdma.acquire(outerOutputs[c], Side::producer);
       for (auto [i, t] : llvm::enumerate(stores))
@@ -1610,7 +1617,10 @@ LogicalResult GroupLowering::emitTwoLevel() {
                  std::min(t.bytes, innerStores[i].bytes));
       tdma.release(innerOutputs[c], Side::consumer);
       tdma.release(outerOutputs[c], Side::producer);
-    }
+      return success();
+    };
+    if (failed(visitTiles({&tdma}, n + lag, stepRoll(lag), emitTileStep)))
+      return failure();
 
     std::unique_ptr<ktunit::ProgramBuilder> vecProgram =
         makeProgram("vec" + core, computeUnit, std::vector<int64_t>{computeInstance(c)});
@@ -1680,7 +1690,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
       checkAligned(t, address);
       return address;
     };
-    for (int64_t k = 0; k < n; ++k) {
+    auto emitTile = [&](int64_t k) -> LogicalResult {
       const Tile &tile = list[k];
       vec.acquire(innerInputs[c], Side::consumer);
       vec.acquire(innerOutputs[c], Side::producer);
@@ -1726,7 +1736,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
           return failure();
         vec.release(innerInputs[c], Side::consumer);
         vec.release(innerOutputs[c], Side::producer);
-        continue;
+        return success();
       }
       if (!columnLoads.empty()) {
         for (const RowSegment &seg : rowSegments(tile)) {
@@ -1781,7 +1791,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
         }
         vec.release(innerInputs[c], Side::consumer);
         vec.release(innerOutputs[c], Side::producer);
-        continue;
+        return success();
       }
       for (size_t d = 0; d + 1 < space.size(); ++d)
         vec.loop(tile.extent[d]);
@@ -1823,7 +1833,10 @@ LogicalResult GroupLowering::emitTwoLevel() {
         vec.end();
       vec.release(innerInputs[c], Side::consumer);
       vec.release(innerOutputs[c], Side::producer);
-    }
+      return success();
+    };
+    if (failed(visitTiles({&vec}, n, tileRoll(0), emitTile)))
+      return failure();
     if (vectorProblem)
       return computeStage->emitError(*vectorProblem)
              << ": unaligned vector accesses are not lowered";
@@ -2291,7 +2304,7 @@ std::pair<int64_t, int64_t> GroupLowering::alikeTiles(int64_t j) const {
 
 int64_t GroupLowering::tilePeriod() const {
   int64_t period = 1;
-  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+  for (const Transfer &t : llvm::concat<const Transfer>(loads, stores, innerLoads, innerStores))
     if (!t.hoisted)
       period = std::lcm(period, std::max<int64_t>(1, t.depth));
   return period;
