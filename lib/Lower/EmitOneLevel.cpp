@@ -1,0 +1,463 @@
+//===- EmitOneLevel.cpp - one scratchpad level: DMA, load, compute, store ---===//
+//
+// Strategy. global --dma--> scratchpad --load unit--> FIFO --> compute -->
+// FIFO --store unit--> scratchpad --dma--> global: one DMA program over
+// every core (a table row per core: global offsets, peer instances), and
+// per sub-core instance j a load, a compute and a store program. Each
+// buffer hand-off is a channel of the buffer's depth: `in j` (DMA fills,
+// load unit drains) and `out j` (store unit fills, DMA drains); the DMA
+// runs its loads `lead` tiles ahead of its stores (the schedule's
+// decision). Sync insertion turns the channels into semaphores.
+//
+//===----------------------------------------------------------------------===//
+#include "GroupLowering.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::lower;
+using namespace ktflow::lower::detail;
+
+LogicalResult GroupLowering::emit(unsigned groupIndex) {
+  // Checked here, not in collect(): a lowering of every core only probes
+  // for classes of cores (coreClasses()) when some grid tiles are masked,
+  // and only the cores lowered together must agree on where data ends.
+  for (const std::vector<Tile> &list : tiles)
+    for (const Tile &tile : list)
+      if (hasPartialVector(tile) && failed(checkPartialVector(tile)))
+        return failure();
+  if (twoLevel)
+    return emitTwoLevel();
+  if (failed(markHoistedLoads()))
+    return failure();
+  // Symbols: one per kernel argument a transfer touches.
+  SmallVector<uint32_t> loadSymbols, storeSymbols;
+  for (const Transfer &t : loads)
+    loadSymbols.push_back(symbolOf(t, false));
+  for (const Transfer &t : stores)
+    storeSymbols.push_back(symbolOf(t, true));
+  int64_t nsub = tiles.size();
+  (void)groupIndex;
+
+  // --- DMA: one program over every core, one table row per core. ---------
+  // Columns: a byte offset per transfer (load then store), then the load
+  // and store unit instance of every sub-core.
+  uint32_t nTransfers = loads.size() + stores.size();
+  uint32_t columns = nTransfers + 2 * nsub;
+  std::vector<int64_t> dmaInstances;
+  for (int64_t c : coreIds)
+    dmaInstances.push_back(coreOf(c));
+  std::unique_ptr<ktunit::ProgramBuilder> dmaProgram =
+      makeProgram("dma", dmaUnit, dmaInstances, columns);
+  ktunit::ProgramBuilder &dma = *dmaProgram;
+  // Further columns: the per-core starts of over-fetched loads.
+  InstanceTable overFetchStarts(coreIds.size(), columns);
+  for (int64_t c : coreIds) {
+    std::vector<int64_t> row;
+    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      row.push_back(*offset);
+    }
+    for (int64_t j = 0; j < nsub; ++j)
+      row.push_back(ldInstances[c][j]);
+    for (int64_t j = 0; j < nsub; ++j)
+      row.push_back(stInstances[c][j]);
+    dma.addTableRow(row);
+  }
+  auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
+  auto ldPeer = [&](int64_t j) {
+    return dc::ProgramBuilder::node(
+        ldUnit, {dc::InstanceSelector::Kind::TableColumn, int64_t(nTransfers + j)});
+  };
+  auto stPeer = [&](int64_t j) {
+    return dc::ProgramBuilder::node(
+        stUnit, {dc::InstanceSelector::Kind::TableColumn, int64_t(nTransfers + nsub + j)});
+  };
+  // The rotating depth of the inputs: that of the loads moved per tile
+  // (a hoisted load stays in its slot; of all loads if every one is).
+  bool anyPerTile = llvm::any_of(loads, [](const Transfer &t) { return !t.hoisted; });
+  int64_t inDepth = 1, outDepth = 1;
+  for (const Transfer &t : loads)
+    if (!t.hoisted || !anyPerTile)
+      inDepth = std::max(inDepth, t.depth);
+  for (const Transfer &t : stores)
+    outDepth = std::max(outDepth, t.depth);
+  for (const Transfer &t : loads)
+    if (!t.hoisted || !anyPerTile)
+      inDepth = std::min(inDepth, t.depth);
+  for (const Transfer &t : stores)
+    outDepth = std::min(outDepth, t.depth);
+  FailureOr<int64_t> leadOr = leadOfLoads(inDepth);
+  if (failed(leadOr))
+    return failure();
+  int64_t lag = *leadOr;
+  // Per sub-core instance j: the input slots the DMA fills and the load
+  // unit drains, and the output slots the store unit fills and the DMA
+  // drains.
+  SmallVector<ktunit::ChannelOp> inputs, outputs;
+  for (int64_t j = 0; j < nsub; ++j) {
+    std::string sub = std::to_string(j);
+    inputs.push_back(makeChannel("in" + sub, inDepth, "dma", "ld" + sub, ldPeer(j),
+                                 nearest(dmaUnit)));
+    outputs.push_back(makeChannel("out" + sub, outDepth, "st" + sub, "dma", nearest(dmaUnit),
+                                  stPeer(j)));
+  }
+  using ktunit::Side;
+  int64_t maxTiles = 0;
+  for (auto &list : tiles)
+    maxTiles = std::max<int64_t>(maxTiles, list.size());
+  // Step s loads tile s and stores tile s - lag of every sub-core.
+  auto emitStep = [&](int64_t s) -> LogicalResult {
+    for (int64_t j = 0; j < nsub; ++j) {
+      if (s >= (int64_t)tiles[j].size())
+        continue;
+      dma.acquire(inputs[j], Side::producer);
+      // A hoisted load is copied with the instance's first tile only: the
+      // first tile's "full" signal covers it, and no later copy reuses its
+      // slot.
+      periodLater = rollingPeriod ? &tiles[j][s + rollingPeriod] : nullptr;
+      for (auto [i, t] : llvm::enumerate(loads))
+        if (!t.hoisted || s == 0)
+          copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true,
+                   &overFetchStarts);
+      dma.release(inputs[j], Side::producer);
+    }
+    for (int64_t j = 0; j < nsub; ++j) {
+      int64_t m = s - lag;
+      if (m < 0 || m >= (int64_t)tiles[j].size())
+        continue;
+      dma.acquire(outputs[j], Side::consumer);
+      periodLater = rollingPeriod ? &tiles[j][m + rollingPeriod] : nullptr;
+      for (auto [i, t] : llvm::enumerate(stores))
+        copyTile(dma, t, storeSymbols[i], loads.size() + i, Bytes(0), tiles[j][m],
+                 slotAddress(t, j, m), false);
+      dma.release(outputs[j], Side::consumer);
+    }
+    return success();
+  };
+  if (failed(visitTiles({&dma}, maxTiles + lag, stepRoll(lag), emitStep)))
+    return failure();
+  overFetchStarts.install(dma);
+  if (dmaProblem)
+    return dmaProblem->first->emitError(dmaProblem->second)
+           << ": unaligned transfers are not lowered";
+  // The drain of the frees the load units still owe is ktunit-insert-sync's.
+
+  // --- Load, compute and store units: one program per sub-core index. ---
+  // The vector loop nest of a tile: outer dims of the space, then the
+  // vectors of the last dim. Returns the loop depth of each space dim.
+  auto openLoops = [&](ktunit::ProgramBuilder &b, const Tile &tile) {
+    for (size_t d = 0; d + 1 < space.size(); ++d)
+      b.loop(tile.extent[d]);
+    b.loop(vectorsPerRow(tile));
+  };
+  auto closeLoops = [&](ktunit::ProgramBuilder &b) {
+    for (size_t d = 0; d < space.size(); ++d)
+      b.end();
+  };
+  // The address of the current vector of transfer t in slot (j, k).
+  auto vectorAddress = [&](const Transfer &t, int64_t j, int64_t k, bool &broadcast) {
+    dc::Address address = slotAddress(t, j, k);
+    SmallVector<int64_t> pitch = bufferPitch(t);
+    broadcast = true;
+    for (size_t i = 0; i < t.dims.size(); ++i) {
+      int64_t d = t.dims[i];
+      if (d < 0)
+        continue;
+      int64_t stride = pitch[i];
+      if (d == (int64_t)space.size() - 1) {
+        stride *= vectorWidth;
+        broadcast = false;
+      }
+      address.terms.push_back({uint32_t(d), Bytes(stride), 0});
+    }
+    return address;
+  };
+  Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+
+  // Column operands (see isColumnLoad): their rows go in segments of blocks.
+  const int64_t rowDim = (int64_t)space.size() - 2;
+  FailureOr<SmallVector<size_t>> columnLoadsOr = columnLoadIndices();
+  if (failed(columnLoadsOr))
+    return failure();
+  SmallVector<size_t> columnLoads = std::move(*columnLoadsOr);
+  auto openSegment = [&](ktunit::ProgramBuilder &b, const Tile &tile, const RowSegment &seg) {
+    for (int64_t d = 0; d < rowDim; ++d)
+      b.loop(tile.extent[d]);
+    b.loop(seg.blocks);
+  };
+  auto closeSegment = [&](ktunit::ProgramBuilder &b) {
+    for (int64_t d = 0; d < rowDim + 3; ++d)
+      b.end();
+  };
+  // Where column load c's values of a tile start in its slot, per core (in
+  // coreIds order, the order of the programs' instances), and whether a
+  // block of `rows` rows needs the vector after the one it starts in on
+  // any core.
+  auto phasesOf = [&](size_t c, const Tile &tile) {
+    SmallVector<ColumnPhase> phases;
+    for (int64_t core : coreIds)
+      phases.push_back(columnPhase(loads[c], core, tile));
+    return phases;
+  };
+  auto needsNextVector = [&](ArrayRef<ColumnPhase> phases, int64_t rows) {
+    return llvm::any_of(phases, [&](const ColumnPhase &p) {
+      return spansTwoVectors(p.lane, rows);
+    });
+  };
+
+  Block &body = computeStage->getRegion(0).front();
+  for (int64_t j = 0; j < nsub; ++j) {
+    std::vector<int64_t> subInstances;
+    for (int64_t c : coreIds)
+      subInstances.push_back(ldInstances[c][j]);
+
+    std::string sub = std::to_string(j);
+    std::unique_ptr<ktunit::ProgramBuilder> ldProgram = makeProgram("ld" + sub, ldUnit, subInstances),
+                                            vecProgram =
+                                                makeProgram("vec" + sub, computeUnit, subInstances),
+                                            stProgram = makeProgram("st" + sub, stUnit, subInstances);
+    ktunit::ProgramBuilder &ld = *ldProgram, &vec = *vecProgram, &st = *stProgram;
+
+    // Registers: virtual, one per input and per vop.
+    llvm::DenseMap<Value, ktunit::Reg> reg;
+    auto newReg = [&](Location) -> FailureOr<ktunit::Reg> { return vec.newReg(); };
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      auto r = newReg(computeStage->getLoc());
+      if (failed(r))
+        return failure();
+      reg[arg] = *r;
+      if (computeInputs[i].splat)
+        vec.vconst(*r, registerType(arg.getType()).value_or(elemType), Elements(vectorWidth),
+                   *computeInputs[i].splat);
+    }
+    allocatePieceRegisters(vec);
+    if (reduction && failed(reduction->allocate(vec, computeStage->getLoc())))
+      return failure();
+    // Column operands (one value per row, e.g. a broadcast column): one
+    // value per row is no load-unit access, so the rows go in blocks of a
+    // vector: the load unit pushes the block's column vector once, and the
+    // compute unit holds it, broadcasting lane 0 for each row and sliding
+    // the next row's value into lane 0.
+    SmallVector<ktunit::Reg> heldColumn(loads.size(), 0);
+    for (size_t c : columnLoads) {
+      auto r = newReg(computeStage->getLoc());
+      if (failed(r))
+        return failure();
+      heldColumn[c] = *r;
+    }
+    // A column slice that starts inside a vector (an over-fetched load, on
+    // some core) is read from the vector it starts in, and from the next
+    // one where a block crosses into it: `ext` moves the block's values
+    // down to lane 0 (the lane per core from the table), into a register
+    // held as before. `nextColumn` receives the second vector.
+    std::optional<ktunit::Reg> nextColumn;
+    for (size_t c : columnLoads)
+      for (const Tile &tile : tiles[j])
+        for (const RowSegment &seg : rowSegments(tile))
+          if (!nextColumn && needsNextVector(phasesOf(c, tile), seg.rows)) {
+            auto r = newReg(computeStage->getLoc());
+            if (failed(r))
+              return failure();
+            nextColumn = *r;
+          }
+    InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size());
+
+    auto emitTile = [&](int64_t k) -> LogicalResult {
+      const Tile &tile = tiles[j][k];
+      // Load unit: wait for the tile, stream its vectors, free the slots.
+      ld.acquire(inputs[j], Side::consumer);
+      // A column operand steps one element per row: each push must still
+      // start where the load unit's access rule allows.
+      std::optional<std::pair<const Transfer *, Bytes>> unalignedPush;
+      // A step of a wider type than the narrowest is several accesses; a
+      // broadcast element is one, whatever its type.
+      auto push = [&](const Transfer &t, const dc::Address &address,
+                      std::optional<int64_t> pieces = std::nullopt) {
+        auto ldNode = model.lookupNode(ldUnit), memNode = model.lookupNode(t.memory);
+        if (ldNode && memNode)
+          if (const arch::AccessRule *rule = model.node(*ldNode).accessTo(*memNode))
+            for (const dc::LoopTerm &term : address.terms)
+              if (!rule->allowsAddress(term.stride) && !unalignedPush)
+                unalignedPush = {&t, rule->alignment};
+        int64_t n = pieces.value_or(lacksVectorDim(t) ? 1 : piecesOf(t));
+        for (int64_t p = 0; p < n; ++p) {
+          dc::Address piece = address;
+          piece.offset = piece.offset + vectorBytes * p;
+          ld.push(nearest(computeUnit), piece, vectorBytes);
+        }
+      };
+      if (reduction) {
+        reduction->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos) {
+          for (const Transfer &t : loads) {
+            bool broadcast;
+            push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+          }
+        });
+      } else if (!columnLoads.empty()) {
+        for (const RowSegment &seg : rowSegments(tile)) {
+          openSegment(ld, tile, seg);
+          for (size_t c : columnLoads) {
+            const Transfer &t = loads[c];
+            // The vector a block starts in, and (where a core's block
+            // crosses into it) the next; other cores read their first
+            // vector again rather than past their data.
+            SmallVector<ColumnPhase> phases = phasesOf(c, tile);
+            std::vector<int64_t> first, next;
+            for (const ColumnPhase &p : phases) {
+              first.push_back(p.vectorOffset.count());
+              next.push_back((p.vectorOffset +
+                              (spansTwoVectors(p.lane, seg.rows) ? vectorBytes : Bytes(0)))
+                                 .count());
+              if (failed(checkColumnReadFits(t, p, spansTwoVectors(p.lane, seg.rows), seg)))
+                return failure();
+            }
+            dc::Address address = segmentAddress(t, slotAddress(t, j, k), seg);
+            ldTable.addTo(address, first);
+            push(t, address);
+            if (needsNextVector(phases, seg.rows)) {
+              dc::Address second = segmentAddress(t, slotAddress(t, j, k), seg);
+              ldTable.addTo(second, next);
+              push(t, second);
+            }
+          }
+          ld.loop(seg.rows);
+          ld.loop(tile.extent.back() / vectorWidth);
+          for (auto [i, t] : llvm::enumerate(loads))
+            if (!llvm::is_contained(columnLoads, i))
+              push(t, segmentAddress(t, slotAddress(t, j, k), seg));
+          closeSegment(ld);
+        }
+      } else {
+        openLoops(ld, tile);
+        for (const Transfer &t : loads) {
+          bool broadcast;
+          push(t, vectorAddress(t, j, k, broadcast));
+        }
+        closeLoops(ld);
+      }
+      if (unalignedPush)
+        return unalignedPush->first->tensor.emitError("a load unit push stepping ")
+               << bufferPitch(*unalignedPush->first).back() << " bytes per row is not aligned to "
+               << unalignedPush->second.count()
+               << " bytes (a column broadcast of one element per row): "
+               << "unaligned vector accesses are not lowered";
+      ld.release(inputs[j], Side::consumer);
+
+      // Compute unit: the loaded inputs of one vector step arrive in load
+      // order; an input without the vector dimension is broadcast.
+      auto receive = [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t) {
+        vec.recv(r, type, count, nearest(ldUnit));
+      };
+      // Each result leaves in its buffer's pieces.
+      auto sendResult = [&](unsigned i, ktunit::Reg r) {
+        scatterPieces(vec, r, stores[i], [&](ktunit::Reg piece, int64_t) {
+          vec.send(nearest(stUnit), piece);
+        });
+      };
+      auto receiveInputs = [&]() {
+        for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+          const ComputeInput &in = computeInputs[i];
+          if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+            continue;
+          const Transfer &t = loads[in.loadIndex];
+          bool broadcast = lacksVectorDim(t);
+          gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t), receive);
+          if (broadcast)
+            vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+        }
+      };
+      if (reduction) {
+        auto read = [&](const SpacePosition &) -> LogicalResult {
+          receiveInputs();
+          return success();
+        };
+        auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
+          return emitBody(vec, reg, [](unsigned, ktunit::Reg) {}, &fixed);
+        };
+        if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute,
+                                          [&](unsigned i, ktunit::Reg r, const SpacePosition &pos) {
+                                            scatterPieces(
+                                                vec, r, stores[i],
+                                                [&](ktunit::Reg piece, int64_t) {
+                                                  vec.send(nearest(stUnit), piece);
+                                                },
+                                                resultPieces(stores[i], pos, tile.extent));
+                                          })))
+          return failure();
+      } else if (!columnLoads.empty()) {
+        for (const RowSegment &seg : rowSegments(tile)) {
+          openSegment(vec, tile, seg);
+          for (size_t c : columnLoads) {
+            vec.recv(heldColumn[c], elemType, Elements(vectorWidth), nearest(ldUnit));
+            SmallVector<ColumnPhase> phases = phasesOf(c, tile);
+            bool next = needsNextVector(phases, seg.rows);
+            if (next)
+              vec.recv(*nextColumn, elemType, Elements(vectorWidth), nearest(ldUnit));
+            if (llvm::all_of(phases, [](const ColumnPhase &p) { return p.lane == 0; }))
+              continue;
+            std::vector<int64_t> lanes;
+            for (const ColumnPhase &p : phases)
+              lanes.push_back(p.lane);
+            std::optional<uint32_t> column = vecTable.columnFor(lanes);
+            vec.ext(heldColumn[c], heldColumn[c], next ? *nextColumn : heldColumn[c],
+                    lanes.front(), column);
+          }
+          vec.loop(seg.rows);
+          broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
+          vec.loop(tile.extent.back() / vectorWidth);
+          receiveInputs();
+          if (failed(emitBody(vec, reg, sendResult)))
+            return failure();
+          closeSegment(vec);
+        }
+      } else {
+      openLoops(vec, tile);
+      receiveInputs();
+      if (failed(emitBody(vec, reg, sendResult)))
+        return failure();
+      closeLoops(vec);
+      }
+
+      // Store unit: wait for free output slots, take the vectors, tell the
+      // DMA the tile is complete.
+      st.acquire(outputs[j], Side::producer);
+      if (reduction) {
+        reduction->emitOutputOrder(st, tile.extent, [&](const SpacePosition &pos) {
+          for (const Transfer &t : stores) {
+            bool broadcast;
+            dc::Address address = positionAddress(t, slotAddress(t, j, k), pos, broadcast);
+            for (int64_t p = 0; p < resultPieces(t, pos, tile.extent); ++p) {
+              dc::Address piece = address;
+              piece.offset = piece.offset + vectorBytes * p;
+              st.pop(nearest(computeUnit), piece, vectorBytes);
+            }
+          }
+        });
+        st.release(outputs[j], Side::producer);
+        return success();
+      }
+      openLoops(st, tile);
+      for (const Transfer &t : stores) {
+        bool broadcast;
+        dc::Address address = vectorAddress(t, j, k, broadcast);
+        if (broadcast)
+          return outer->emitError("a stored tensor must span the vector dimension");
+        for (int64_t p = 0; p < piecesOf(t); ++p) {
+          dc::Address piece = address;
+          piece.offset = piece.offset + vectorBytes * p;
+          st.pop(nearest(computeUnit), piece, vectorBytes);
+        }
+      }
+      closeLoops(st);
+      st.release(outputs[j], Side::producer);
+      return success();
+    };
+    if (failed(visitTiles({&ld, &vec, &st}, tiles[j].size(), tileRoll(j), emitTile)))
+      return failure();
+    ldTable.install(ld);
+    vecTable.install(vec);
+  }
+  return success();
+}

@@ -1,0 +1,408 @@
+//===- EmitTwoLevel.cpp - two scratchpad levels -----------------------------===//
+//
+// Strategy. global --outer dma--> shared memory --tile dma--> memory the
+// compute unit reads and writes directly. Per core c four channels:
+// outer in (outer DMA -> tile DMA), inner in (tile DMA -> compute), inner
+// out (compute -> tile DMA), outer out (tile DMA -> outer DMA); the outer
+// DMA serves every core from one program, the tile DMA copies whole slots
+// between the levels, the compute unit vloads and vstores its vectors. Both
+// DMAs run their stores `lead` tiles behind their loads.
+//
+//===----------------------------------------------------------------------===//
+#include "GroupLowering.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::lower;
+using namespace ktflow::lower::detail;
+
+/// Two scratchpad levels. Per core c and tile k (slots rotate per level):
+///   outer DMA: global -> outer in-slot; signal tile DMA sem 0 ("in full");
+///              wait sem 2c+1 ("out full"), outer out-slot -> global,
+///              signal tile DMA sem 3 ("outer out free")
+///   tile DMA:  wait 0, [wait 4: "inner in free"], outer -> inner in-slot,
+///              signal outer DMA sem 2c ("outer in free"), compute sem 0;
+///              wait 5 ("inner out full"), [wait 3], inner out -> outer out,
+///              signal compute sem 1 ("inner out free"), outer DMA sem 2c+1
+///   compute:   wait 0, [wait 1], vload / compute / vstore every vector,
+///              signal tile DMA sems 4 and 5.
+/// Both DMAs run their stores `lag` tiles behind their loads, one lag for
+/// both levels so that no DMA waits on a step the other has not reached.
+LogicalResult GroupLowering::emitTwoLevel() {
+  SmallVector<uint32_t> loadSymbols, storeSymbols;
+  for (const Transfer &t : loads)
+    loadSymbols.push_back(symbolOf(t, false));
+  for (const Transfer &t : stores)
+    storeSymbols.push_back(symbolOf(t, true));
+  // Tables and semaphores are indexed by core number (coreIds ascend; a
+  // lowering of a class of cores may skip some).
+  int64_t nCores = coreIds.empty() ? 0 : coreIds.back() + 1;
+  const std::vector<Tile> &list = tiles.front();
+  int64_t n = list.size();
+  auto minDepth = [](ArrayRef<Transfer> ts) {
+    int64_t d = std::numeric_limits<int64_t>::max();
+    for (const Transfer &t : ts)
+      d = std::min(d, t.depth);
+    return ts.empty() ? int64_t(1) : d;
+  };
+  int64_t outerIn = minDepth(loads), outerOut = minDepth(stores),
+          innerIn = minDepth(innerLoads), innerOut = minDepth(innerStores);
+  for (Transfer &t : llvm::concat<Transfer>(loads, innerLoads))
+    if (auto hoist = llvm::dyn_cast_or_null<BoolAttr>(decisionValue(t.buffer.getOperation(), "hoist"));
+        hoist && hoist.getValue())
+      return t.buffer->emitError("hoisted loads are not lowered with two scratchpad levels");
+  FailureOr<int64_t> leadOr = leadOfLoads(std::min(outerIn, innerIn));
+  if (failed(leadOr))
+    return failure();
+  int64_t lag = *leadOr;
+  auto computeInstance = [&](int64_t c) { return ldInstances[c].front(); };
+  // The outer memory is shared: core c's copy of the layout is that of its
+  // compute instance; the inner memory holds one layout per sub-core (0).
+  auto outerSlot = [&](const Transfer &t, int64_t c, int64_t k) {
+    return slotAddress(t, computeInstance(c) % std::max<int64_t>(1, cores * subcores), k);
+  };
+  auto innerSlot = [&](const Transfer &t, int64_t k) { return slotAddress(t, 0, k); };
+  auto tileDmaOf = [&](int64_t c) {
+    return dc::ProgramBuilder::node(tileDmaUnit,
+                                    {dc::InstanceSelector::Kind::Absolute, coreOf(c)});
+  };
+  auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
+  // A whole-slot copy between the levels, cut to the DMA's largest access.
+  auto tileDmaNode = model.lookupNode(tileDmaUnit);
+  auto copySlot = [&](ktunit::ProgramBuilder &b, dc::Address dst, dc::Address src, Bytes bytes) {
+    Bytes chunk = bytes;
+    for (const arch::AccessRule &rule : model.node(*tileDmaNode).access)
+      if (rule.maxSize.count() > 0)
+        chunk = std::min(chunk, rule.maxSize);
+    for (Bytes done(0); done < bytes; done = done + chunk) {
+      dc::Address d = dst, s = src;
+      d.offset = d.offset + done;
+      s.offset = s.offset + done;
+      b.copy(d, s, std::min(chunk, bytes - done), {});
+    }
+  };
+
+  // Per core c, four rings of slots: the outer input slots (outer DMA ->
+  // tile DMA), the inner input slots (tile DMA -> compute unit), the inner
+  // output slots (compute unit -> tile DMA) and the outer output slots
+  // (tile DMA -> outer DMA).
+  using ktunit::Side;
+  std::map<int64_t, ktunit::ChannelOp> outerInputs, innerInputs, innerOutputs, outerOutputs;
+  for (int64_t c : coreIds) {
+    std::string core = std::to_string(c);
+    outerInputs[c] = makeChannel("outer_in" + core, outerIn, "dma", "tdma" + core,
+                                 tileDmaOf(c), nearest(dmaUnit));
+    innerInputs[c] = makeChannel("inner_in" + core, innerIn, "tdma" + core, "vec" + core,
+                                 nearest(computeUnit), nearest(tileDmaUnit));
+    innerOutputs[c] = makeChannel("inner_out" + core, innerOut, "vec" + core, "tdma" + core,
+                                  nearest(tileDmaUnit), nearest(computeUnit));
+    outerOutputs[c] = makeChannel("outer_out" + core, outerOut, "tdma" + core, "dma",
+                                  nearest(dmaUnit), tileDmaOf(c));
+  }
+
+  // --- Outer DMA: one program serving every core. ------------------------
+  std::unique_ptr<ktunit::ProgramBuilder> dmaProgram =
+      makeProgram("dma", dmaUnit, std::vector<int64_t>{0});
+  ktunit::ProgramBuilder &dma = *dmaProgram;
+  SmallVector<SmallVector<int64_t>> loadOffsets(nCores), storeOffsets(nCores);
+  for (int64_t c : coreIds) {
+    for (const Transfer &t : loads) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      loadOffsets[c].push_back(*offset);
+    }
+    for (const Transfer &t : stores) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      storeOffsets[c].push_back(*offset);
+    }
+  }
+  // Tiles alike but for where they start are rolled into loops (as on one
+  // level); only the outer DMA's copies step with the tiles.
+  auto emitOuterStep = [&](int64_t s) -> LogicalResult {
+    for (int64_t c : coreIds) {
+      if (s >= n)
+        break;
+      dma.acquire(outerInputs[c], Side::producer);
+      periodLater = rollingPeriod ? &list[s + rollingPeriod] : nullptr;
+      for (auto [i, t] : llvm::enumerate(loads))
+        copyTile(dma, t, loadSymbols[i], std::nullopt, Bytes(loadOffsets[c][i]), list[s],
+                 outerSlot(t, c, s), true);
+      dma.release(outerInputs[c], Side::producer);
+    }
+    int64_t m = s - lag;
+    if (m < 0 || m >= n)
+      return success();
+    for (int64_t c : coreIds) {
+      dma.acquire(outerOutputs[c], Side::consumer);
+      periodLater = rollingPeriod ? &list[m + rollingPeriod] : nullptr;
+      for (auto [i, t] : llvm::enumerate(stores))
+        copyTile(dma, t, storeSymbols[i], std::nullopt, Bytes(storeOffsets[c][i]), list[m],
+                 outerSlot(t, c, m), false);
+      dma.release(outerOutputs[c], Side::consumer);
+    }
+    return success();
+  };
+  if (failed(visitTiles({&dma}, n + lag, stepRoll(lag), emitOuterStep)))
+    return failure();
+
+  // --- Tile DMA and compute unit: one program each per core. -------------
+  Block &body = computeStage->getRegion(0).front();
+  Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+  for (int64_t c : coreIds) {
+    std::string core = std::to_string(c);
+    std::unique_ptr<ktunit::ProgramBuilder> tdmaProgram =
+        makeProgram("tdma" + core, tileDmaUnit, std::vector<int64_t>{coreOf(c)});
+    ktunit::ProgramBuilder &tdma = *tdmaProgram;
+    auto emitTileStep = [&](int64_t s) -> LogicalResult {
+      if (s < n) {
+        tdma.acquire(outerInputs[c], Side::consumer);
+        tdma.acquire(innerInputs[c], Side::producer);
+        for (auto [i, t] : llvm::enumerate(loads))
+          copySlot(tdma, innerSlot(innerLoads[i], s), outerSlot(t, c, s),
+                   std::min(t.bytes, innerLoads[i].bytes));
+        tdma.release(outerInputs[c], Side::consumer);
+        tdma.release(innerInputs[c], Side::producer);
+      }
+      int64_t m = s - lag;
+      if (m < 0 || m >= n)
+        return success();
+      tdma.acquire(innerOutputs[c], Side::consumer);
+      tdma.acquire(outerOutputs[c], Side::producer);
+      for (auto [i, t] : llvm::enumerate(stores))
+        copySlot(tdma, outerSlot(t, c, m), innerSlot(innerStores[i], m),
+                 std::min(t.bytes, innerStores[i].bytes));
+      tdma.release(innerOutputs[c], Side::consumer);
+      tdma.release(outerOutputs[c], Side::producer);
+      return success();
+    };
+    if (failed(visitTiles({&tdma}, n + lag, stepRoll(lag), emitTileStep)))
+      return failure();
+
+    std::unique_ptr<ktunit::ProgramBuilder> vecProgram =
+        makeProgram("vec" + core, computeUnit, std::vector<int64_t>{computeInstance(c)});
+    ktunit::ProgramBuilder &vec = *vecProgram;
+    llvm::DenseMap<Value, ktunit::Reg> reg;
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      reg[arg] = vec.newReg();
+      if (computeInputs[i].splat)
+        vec.vconst(reg[arg], registerType(arg.getType()).value_or(elemType),
+                   Elements(vectorWidth), *computeInputs[i].splat);
+    }
+    allocatePieceRegisters(vec);
+    if (reduction && failed(reduction->allocate(vec, computeStage->getLoc())))
+      return failure();
+    // Column operands: as on one level (emit), the rows go in blocks; the
+    // block's column vector is vloaded once, from the vector its values
+    // start in (and the next one, where the block crosses into it), moved
+    // down to lane 0 with `ext`, held, broadcast per row and slid. This
+    // program serves one core, so its lane is a constant.
+    const int64_t rowDim = (int64_t)space.size() - 2;
+    FailureOr<SmallVector<size_t>> columnLoadsOr = columnLoadIndices();
+    if (failed(columnLoadsOr))
+      return failure();
+    SmallVector<size_t> columnLoads = std::move(*columnLoadsOr);
+    SmallVector<ktunit::Reg> heldColumn(loads.size(), 0);
+    std::optional<ktunit::Reg> nextColumn;
+    for (size_t i : columnLoads) {
+      heldColumn[i] = vec.newReg();
+      for (const Tile &tile : list)
+        for (const RowSegment &seg : rowSegments(tile))
+          if (!nextColumn && spansTwoVectors(columnPhase(loads[i], c, tile).lane, seg.rows))
+            nextColumn = vec.newReg();
+    }
+    std::optional<std::string> vectorProblem;
+    // The compute unit reads its memory directly: every vector must start
+    // where its access rule allows (a column broadcast steps one element
+    // per row, which is rarely aligned).
+    auto checkAligned = [&](const Transfer &t, const dc::Address &address) {
+      auto unit = model.lookupNode(computeUnit);
+      auto memory = model.lookupNode(t.memory);
+      if (!vectorProblem && unit && memory)
+        if (const arch::AccessRule *rule = model.node(*unit).accessTo(*memory)) {
+          bool aligned = rule->allowsAddress(address.offset);
+          for (const dc::LoopTerm &term : address.terms)
+            aligned &= rule->allowsAddress(term.stride);
+          if (!aligned)
+            vectorProblem = "a vector of " + t.memory + " that is not aligned to " +
+                            std::to_string(rule->alignment.count()) + " bytes";
+        }
+    };
+    // The address of the current vector of transfer t in inner slot k.
+    auto vectorAddress = [&](const Transfer &t, int64_t k, bool &broadcast) {
+      dc::Address address = innerSlot(t, k);
+      SmallVector<int64_t> pitch = bufferPitch(t);
+      broadcast = true;
+      for (size_t i = 0; i < t.dims.size(); ++i) {
+        int64_t d = t.dims[i];
+        if (d < 0)
+          continue;
+        int64_t stride = pitch[i];
+        if (d == (int64_t)space.size() - 1) {
+          stride *= vectorWidth;
+          broadcast = false;
+        }
+        address.terms.push_back({uint32_t(d), Bytes(stride), 0});
+      }
+      checkAligned(t, address);
+      return address;
+    };
+    auto emitTile = [&](int64_t k) -> LogicalResult {
+      const Tile &tile = list[k];
+      vec.acquire(innerInputs[c], Side::consumer);
+      vec.acquire(innerOutputs[c], Side::producer);
+      if (reduction) {
+        auto read = [&](const SpacePosition &pos) -> LogicalResult {
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat)
+              continue;
+            const Transfer &t = innerLoads[in.loadIndex];
+            bool broadcast;
+            dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+            gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
+                         [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
+                           dc::Address piece = address;
+                           piece.offset = piece.offset + vectorBytes * p;
+                           checkAligned(t, piece);
+                           vec.vload(r, type, count, piece);
+                         });
+            if (broadcast)
+              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+          }
+          return success();
+        };
+        auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
+          return emitBody(vec, reg, [](unsigned, ktunit::Reg) {}, &fixed);
+        };
+        auto write = [&](unsigned i, ktunit::Reg r, const SpacePosition &pos) {
+          const Transfer &t = innerStores[i];
+          bool broadcast;
+          dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+          scatterPieces(
+              vec, r, t,
+              [&](ktunit::Reg piece, int64_t p) {
+                dc::Address at = address;
+                at.offset = at.offset + vectorBytes * p;
+                checkAligned(t, at);
+                vec.vstore(at, piece);
+              },
+              resultPieces(t, pos, tile.extent));
+        };
+        if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write)))
+          return failure();
+        vec.release(innerInputs[c], Side::consumer);
+        vec.release(innerOutputs[c], Side::producer);
+        return success();
+      }
+      if (!columnLoads.empty()) {
+        for (const RowSegment &seg : rowSegments(tile)) {
+          for (int64_t d = 0; d < rowDim; ++d)
+            vec.loop(tile.extent[d]);
+          vec.loop(seg.blocks);
+          for (size_t i : columnLoads) {
+            const Transfer &t = innerLoads[i];
+            ColumnPhase phase = columnPhase(loads[i], c, tile);
+            bool next = spansTwoVectors(phase.lane, seg.rows);
+            dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
+            address.offset = address.offset + phase.vectorOffset;
+            if (failed(checkColumnReadFits(t, phase, next, seg)))
+              return failure();
+            checkAligned(t, address);
+            vec.vload(heldColumn[i], elemType, Elements(vectorWidth), address);
+            if (next) {
+              address.offset = address.offset + vectorBytes;
+              vec.vload(*nextColumn, elemType, Elements(vectorWidth), address);
+            }
+            if (phase.lane != 0)
+              vec.ext(heldColumn[i], heldColumn[i], next ? *nextColumn : heldColumn[i],
+                      phase.lane);
+          }
+          vec.loop(seg.rows);
+          broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
+          vec.loop(tile.extent.back() / vectorWidth);
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            const ComputeInput &in = computeInputs[i];
+            if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+              continue;
+            const Transfer &t = innerLoads[in.loadIndex];
+            dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
+            checkAligned(t, address);
+            vec.vload(reg[arg], elemType, Elements(vectorWidth), address);
+            if (!llvm::is_contained(t.dims, (int64_t)space.size() - 1))
+              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+          }
+          bool storeBroadcast = false;
+          if (failed(emitBody(vec, reg, [&](unsigned i, ktunit::Reg r) {
+                const Transfer &t = innerStores[i];
+                dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
+                checkAligned(t, address);
+                vec.vstore(address, r);
+                storeBroadcast |= !llvm::is_contained(t.dims, (int64_t)space.size() - 1);
+              })))
+            return failure();
+          if (storeBroadcast)
+            return outer->emitError("a stored tensor must span the vector dimension");
+          for (int64_t d = 0; d < rowDim + 3; ++d)
+            vec.end();
+        }
+        vec.release(innerInputs[c], Side::consumer);
+        vec.release(innerOutputs[c], Side::producer);
+        return success();
+      }
+      for (size_t d = 0; d + 1 < space.size(); ++d)
+        vec.loop(tile.extent[d]);
+      vec.loop(vectorsPerRow(tile));
+      for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+        const ComputeInput &in = computeInputs[i];
+        if (in.splat)
+          continue;
+        bool broadcast;
+        const Transfer &t = innerLoads[in.loadIndex];
+        dc::Address address = vectorAddress(t, k, broadcast);
+        // A wide type's step is several accesses (a broadcast element one).
+        gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
+                     [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
+                       dc::Address piece = address;
+                       piece.offset = piece.offset + vectorBytes * p;
+                       checkAligned(t, piece);
+                       vec.vload(r, type, count, piece);
+                     });
+        if (broadcast)
+          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+      }
+      bool storeBroadcast = false;
+      if (failed(emitBody(vec, reg, [&](unsigned i, ktunit::Reg r) {
+            bool broadcast;
+            dc::Address address = vectorAddress(innerStores[i], k, broadcast);
+            storeBroadcast |= broadcast;
+            scatterPieces(vec, r, innerStores[i], [&](ktunit::Reg piece, int64_t p) {
+              dc::Address at = address;
+              at.offset = at.offset + vectorBytes * p;
+              checkAligned(innerStores[i], at);
+              vec.vstore(at, piece);
+            });
+          })))
+        return failure();
+      if (storeBroadcast)
+        return outer->emitError("a stored tensor must span the vector dimension");
+      for (size_t d = 0; d < space.size(); ++d)
+        vec.end();
+      vec.release(innerInputs[c], Side::consumer);
+      vec.release(innerOutputs[c], Side::producer);
+      return success();
+    };
+    if (failed(visitTiles({&vec}, n, tileRoll(0), emitTile)))
+      return failure();
+    if (vectorProblem)
+      return computeStage->emitError(*vectorProblem)
+             << ": unaligned vector accesses are not lowered";
+    (void)vectorBytes;
+  }
+  if (dmaProblem)
+    return dmaProblem->first->emitError(dmaProblem->second)
+           << ": unaligned transfers are not lowered";
+  return success();
+}

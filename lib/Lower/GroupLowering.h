@@ -1,0 +1,499 @@
+//===- GroupLowering.h - lowering one compute group to unit IR -*- C++ -*-===//
+//
+// Internal to lib/Lower. GroupLowering turns one compute group of the
+// schedule IR (or one round or class of its grid tiles) into the programs
+// and channels of one ktunit.bundle. Its parts, one file each: collecting
+// the group (CollectGroup.cpp), checking its transfers (CheckTransfers.cpp),
+// the DMA stage (DmaStage.cpp), the vector compute stage
+// (VectorCompute.cpp), rolling tiles into loops (TileLoops.cpp), and the two
+// pipeline shapes (EmitOneLevel.cpp, EmitTwoLevel.cpp). LowerSchedule.cpp
+// drives it and runs the unit passes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_LIB_LOWER_GROUPLOWERING_H
+#define KTFLOW_LIB_LOWER_GROUPLOWERING_H
+
+#include "ktflow/Lower/LowerSchedule.h"
+
+#include "ReductionNest.h"
+
+#include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+#include "ktflow/Schedule/SupportedOps.h"
+#include "ktflow/Unit/Builder.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <numeric>
+
+namespace ks = ktflow::ktsched;
+
+namespace ktflow::lower::detail {
+
+using namespace mlir;
+
+
+/// The value of decision `name` on `op`, or null when the op carries no
+/// such decision: every reader diagnoses a missing one (DESIGN.md
+/// principle 6: the lowering never substitutes a default for a decision).
+inline Attribute decisionValue(Operation *op, StringRef name) {
+  if (auto decision = llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr(name)))
+    return decision.getValue();
+  return {};
+}
+
+inline SmallVector<int64_t> i64Array(Attribute attr) {
+  if (auto array = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(attr))
+    return SmallVector<int64_t>(array.asArrayRef());
+  return {};
+}
+
+inline int64_t i64Of(Attribute attr, int64_t fallback = 0) {
+  if (auto value = llvm::dyn_cast_or_null<IntegerAttr>(attr))
+    return value.getInt();
+  return fallback;
+}
+
+/// The vector register type of an MLIR element type, if it has one.
+inline std::optional<dc::ElemType> registerType(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return dc::parseElemType(name);
+}
+
+/// Rows of a tile visited together when a column operand is blocked:
+/// `blocks` blocks of `rows` rows each, from row `rowOffset` (whole blocks
+/// of a vector's worth of rows, then one block of the remaining rows).
+struct RowSegment {
+  int64_t blocks = 0, rows = 0, rowOffset = 0;
+};
+
+/// One transfer of a load or store stage, resolved against its tensor.
+struct Transfer {
+  mutable ks::TensorOp tensor;
+  int64_t arg = 0;
+  ElementSize esize{Bytes(2)};
+  /// The register type of its elements (none for a type without registers).
+  std::optional<dc::ElemType> regType;
+  AffineMap origin;
+  SmallVector<int64_t> shape, dims;
+  /// The scratchpad buffer it goes through.
+  ks::BufferOp buffer;
+  std::string memory;
+  Bytes address, bytes, instanceStride;
+  int64_t depth = 1;
+  /// A column load whose slices do not all start on a DMA unit: each is
+  /// read from the unit it starts in (GroupLowering::planColumnLeads).
+  bool overFetch = false;
+  /// A load whose tile region is the same for every tile (and loop
+  /// iteration) of every sub-core instance: copied once per instance into
+  /// slot 0 of its buffer, which every tile's compute then reads.
+  bool hoisted = false;
+};
+
+/// A tile of one sub-core instance's share: origin and extent per dim of
+/// the group's iteration space.
+struct Tile {
+  SmallVector<int64_t> origin, extent;
+  /// Iteration of the group's scf.for (0 without a loop).
+  int64_t iteration = 0;
+};
+
+/// Per-instance values of one SPMD program: a value that is the same on
+/// every instance running the program is a constant, the others take a
+/// column of its table (columns of equal values are shared).
+class InstanceTable {
+public:
+  /// Columns are numbered from `firstColumn` (after the program's own).
+  explicit InstanceTable(size_t instances, uint32_t firstColumn = 0)
+      : rows(instances), firstColumn(firstColumn) {}
+  /// The column holding `values` (one per instance), or none when they are
+  /// all equal (the caller uses values.front()).
+  std::optional<uint32_t> columnFor(ArrayRef<int64_t> values) {
+    if (values.empty() || llvm::all_equal(values))
+      return std::nullopt;
+    for (uint32_t c = 0; c < columns; ++c)
+      if (llvm::all_of(llvm::seq<size_t>(0, rows.size()),
+                       [&](size_t i) { return rows[i][c] == values[i]; }))
+        return firstColumn + c;
+    for (size_t i = 0; i < rows.size(); ++i)
+      rows[i].push_back(values[i]);
+    return firstColumn + columns++;
+  }
+  /// Adds `values` (bytes, one per instance) to an address.
+  void addTo(dc::Address &address, ArrayRef<int64_t> values) {
+    if (std::optional<uint32_t> column = columnFor(values))
+      address.tableColumn = *column;
+    else if (!values.empty())
+      address.offset = address.offset + Bytes(values.front());
+  }
+  /// Appends these columns to `program`'s table (which has `firstColumn`).
+  void install(ktunit::ProgramBuilder &program) const {
+    if (columns == 0)
+      return;
+    assert(program.tableColumns() == firstColumn && "columns numbered after another table");
+    program.appendTableColumns(rows, columns);
+  }
+
+private:
+  std::vector<std::vector<int64_t>> rows;
+  uint32_t firstColumn = 0, columns = 0;
+};
+
+/// Where a compute input comes from.
+struct ComputeInput {
+  int loadIndex = -1;          ///< Index into the load transfers, or
+  std::optional<double> splat; ///< a scalar argument's value.
+};
+
+/// The kernel's bundle symbols, shared by the lowerings of every group:
+/// their unit-IR names and element types beside `LoweredKernel::bundle`'s
+/// device-code symbols (whose sizes grow as short loads are widened).
+struct KernelSymbols {
+  std::vector<std::string> names;
+  std::vector<Type> types;
+};
+
+class GroupLowering {
+public:
+  /// Programs and channels go into `unitBundle`, one per lowering (a
+  /// group, or one round or class of its grid tiles).
+  GroupLowering(const arch::ArchModel &model, const LowerOptions &options,
+                ks::KernelOp kernel, ks::GroupOp group, LoweredKernel &out,
+                ktunit::BundleOp unitBundle, KernelSymbols &symbols)
+      : model(model), options(options), kernel(kernel), group(group), out(out),
+        unitBundle(unitBundle), symbols(symbols) {}
+
+  LogicalResult collect();
+  LogicalResult emit(unsigned groupIndex);
+
+  /// Cores whose grid tile has the same valid extent of the iteration space
+  /// and the same loop trip count, with that extent. The edge tiles of a split that does not divide
+  /// evenly are partly masked (KTIR masks the points outside a view); they
+  /// get their own programs, which move and compute only the valid points.
+  /// Fully masked grid tiles appear in no class: they have nothing to do.
+  struct CoreClass {
+    SmallVector<int64_t> cores, space;
+    /// The split's shares of `space` (the schedule's `classes` decision).
+    SmallVector<int64_t> shares;
+    /// Grid tile `firstTile + k` runs on core k: a grid with more tiles
+    /// than cores runs in rounds of one tile per core.
+    int64_t firstTile = 0;
+  };
+  /// The classes of grid tiles the schedule recorded (`classes`).
+  FailureOr<SmallVector<CoreClass>> coreClasses();
+  /// Lowers only `cls.cores`, over `cls.space` (call before collect()).
+  void restrictTo(const CoreClass &cls) { restriction = cls; }
+  /// The core that runs grid tile `tile`.
+  int64_t coreOf(int64_t tile) const { return tile - (restriction ? restriction->firstTile : 0); }
+  /// collect() leaves the reduction store checks to checkStores(): a
+  /// lowering that only classifies the cores sees the unmasked extent,
+  /// whose runs the classes' own lowerings do not move.
+  bool deferStoreChecks = false;
+  LogicalResult checkStores() { return reduction ? checkReductionStores() : success(); }
+
+  // Unit names, as the schedule binds them.
+  std::string dmaUnit, ldUnit, computeUnit, stUnit;
+  int64_t cores = 0, subcores = 0;
+  SmallVector<int64_t> coreIds;           ///< cores that run a grid tile
+  std::vector<std::vector<int64_t>> ldInstances, stInstances; // [core][j]
+
+private:
+  std::optional<CoreClass> restriction;
+  /// The compute stage's inputs: results of `loadStage` (through a FIFO or
+  /// a buffer) or scalar kernel arguments.
+  LogicalResult collectComputeInputs(Operation *loadStage);
+  LogicalResult collectTwoLevelStages(Operation *dmaLoad, Operation *dmaStore,
+                                     Operation *inner);
+  LogicalResult collectTwoLevelUnits();
+  LogicalResult emitTwoLevel();
+  /// Emits the compute body for one vector step (inputs already in their
+  /// registers); `sink(i, reg)` takes result i.
+  /// `fixed` names result registers chosen by the caller (a reduction's
+  /// accumulator); reductions themselves are ReductionNest's.
+  LogicalResult emitBody(ktunit::ProgramBuilder &vec, llvm::DenseMap<Value, ktunit::Reg> &reg,
+                         llvm::function_ref<void(unsigned, ktunit::Reg)> sink,
+                         const llvm::DenseMap<Value, ktunit::Reg> *fixed = nullptr);
+  /// The address of the vector at `pos` in transfer t's slot `slot`;
+  /// `broadcast` says the transfer lacks the vector dimension.
+  dc::Address positionAddress(const Transfer &t, dc::Address slot, const SpacePosition &pos,
+                              bool &broadcast) const;
+  /// Checks a reducing group's result buffers and DMA runs (collect()).
+  LogicalResult checkReductionStores();
+  /// A stored run that is not a legal DMA access but ends where the
+  /// kernel argument's data ends, on every core that copies it: the run
+  /// rounded up to the DMA's size multiple, its extra bytes (padding lanes
+  /// of the last vector) landing in the symbol's alignment padding, which
+  /// nothing reads. Applies to a reduction's results and to the single row
+  /// of a tile whose last vector is partial. None when that does not apply.
+  std::optional<Bytes> widenedResultRun(const Transfer &t, const Tile &tile, Bytes run);
+  /// Vectors per tile row: the compute side moves whole vectors, so a row
+  /// that is not whole vectors ends with a partial one.
+  int64_t vectorsPerRow(const Tile &tile) const {
+    return (tile.extent.back() + vectorWidth - 1) / vectorWidth;
+  }
+  bool hasPartialVector(const Tile &tile) const {
+    return tile.extent.back() % vectorWidth != 0;
+  }
+  /// A tile whose rows are not whole vectors: its last vector is computed
+  /// whole, so every slot must hold it and every DMA run must stay legal.
+  /// Diagnoses what cannot be lowered ("masked vectors are not lowered").
+  LogicalResult checkPartialVector(const Tile &tile);
+  /// Byte just past the last element of any view of kernel argument `arg`.
+  Bytes argumentDataEnd(int64_t arg, ElementSize esize);
+  /// The bundle symbol of a transfer's kernel argument (created on first use).
+  uint32_t symbolOf(const Transfer &t, bool isOutput);
+  /// One DMA copy of a tile between global memory (the transfer's symbol at
+  /// `gridBytes` plus the table column, if any) and a buffer slot `local`.
+  /// An over-fetched load on several cores takes its per-core start from a
+  /// column of `perCore`, the DMA program's further columns.
+  void copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
+                std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
+                dc::Address local, bool isLoad, InstanceTable *perCore = nullptr);
+  /// How a program visits items 0..n-1 (tiles, or the DMA's steps): those
+  /// in [first, first + repeat * period) as `repeat` iterations of a loop
+  /// over `period` items, the others one by one. A period is a whole number
+  /// of every buffer's slot rotation, so each of its items keeps its slots.
+  struct TileRoll {
+    int64_t first = 0, period = 1, repeat = 0;
+  };
+  LogicalResult visitTiles(ArrayRef<ktunit::ProgramBuilder *> programs, int64_t n,
+                           TileRoll roll, llvm::function_ref<LogicalResult(int64_t)> emitItem);
+  /// Tiles [a, b) of sub-core j that differ only in where they start: the
+  /// same extent and loop iteration structure, every transfer's offset a
+  /// constant step from the previous tile's. The last tile stays out (a
+  /// stored run ending at the tensor's end may be widened). Empty when a
+  /// load is over-fetched (its lead differs per tile).
+  std::pair<int64_t, int64_t> alikeTiles(int64_t j) const;
+  /// Tiles per period: the least common multiple of the rotating depths.
+  int64_t tilePeriod() const;
+  TileRoll tileRoll(int64_t j) const;
+  /// The DMA's steps (loads of step s, stores of step s - lag) to roll.
+  TileRoll stepRoll(int64_t lag) const;
+  /// While a period is emitted inside its loop: its length, and for the
+  /// DMA's next copy the tile one period later (its copies step by the
+  /// difference).
+  int64_t rollingPeriod = 0;
+  const Tile *periodLater = nullptr;
+  /// The smallest run of at least `need` bytes the DMA may move between
+  /// global memory and t's buffer, if any. Loads are rounded up to it when
+  /// it fits the slot: the extra bytes land in the slot's padding and are
+  /// never used (reading neighbouring data is harmless).
+  std::optional<Bytes> coveringLoadRun(const Transfer &t, Bytes need) const;
+
+  // Column operands: loads whose only dimension is the row dimension (the
+  // space's second-to-last, R), one value per row. Their rows are visited
+  // in segments of blocks (loop depth R over blocks, R + 1 over the rows of
+  // a block, R + 2 over the vectors of a row): whole blocks of
+  // `vectorWidth` rows, then one block of the remaining rows.
+  bool isColumnLoad(const Transfer &t) const;
+  /// Sets Transfer::hoisted from the schedule's `hoist` decisions (one
+  /// copy per sub-core instance), checking each hoisted load's region is
+  /// the same for every tile (one-level lowering).
+  LogicalResult markHoistedLoads();
+  /// The schedule's `lead` decision: tiles the DMA's loads run ahead of
+  /// its stores, checked against the rotating input depth.
+  FailureOr<int64_t> leadOfLoads(int64_t inputDepth);
+  SmallVector<RowSegment, 2> rowSegments(const Tile &tile) const;
+  /// The address of transfer t's current vector (its column vector, for a
+  /// column load) in `slot` within a row segment.
+  dc::Address segmentAddress(const Transfer &t, dc::Address slot, const RowSegment &seg) const;
+  /// A column slice that does not start on a DMA unit (a grid tile or a
+  /// loop iteration of a few rows) is over-fetched: its DMA reads from the
+  /// unit the slice starts in, and the slice sits `leadOf` bytes into its
+  /// slot. Sets Transfer::overFetch.
+  LogicalResult planColumnLeads();
+  /// The DMA unit over-fetched reads start on (global memory's rule).
+  Bytes overFetchUnit{1};
+  /// Where tile `tile`'s wanted bytes of t start, for grid tile `gridTile`,
+  /// relative to where they are read from.
+  Bytes leadOf(const Transfer &t, int64_t gridTile, const Tile &tile) {
+    if (!t.overFetch)
+      return Bytes(0);
+    FailureOr<int64_t> offset = gridOffset(t, gridTile); // checked by planColumnLeads
+    Bytes start = Bytes(succeeded(offset) ? *offset : 0) +
+                  toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+    return start % overFetchUnit;
+  }
+  /// Where a column load's values start in its slot: whole vectors, then a
+  /// lane of the vector (the lead in vectors and lanes).
+  struct ColumnPhase {
+    Bytes vectorOffset;
+    int64_t lane = 0;
+  };
+  /// The vectors a segment's blocks read of column operand t from `phase`
+  /// (and the next vector when `spansNext`) must lie inside its slot.
+  LogicalResult checkColumnReadFits(const Transfer &t, const ColumnPhase &phase, bool spansNext,
+                                    const RowSegment &seg) const {
+    Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+    Bytes end = phase.vectorOffset + vectorBytes * (spansNext ? 2 : 1) +
+                toBytes(Elements(seg.rowOffset + (seg.blocks - 1) * vectorWidth), t.esize);
+    if (end > t.bytes)
+      return t.tensor.emitError("the column values of a tile, read from ")
+             << phase.vectorOffset.count() << " bytes and " << phase.lane
+             << " lanes into their buffer slot, run past its " << t.bytes.count()
+             << " bytes: not lowered";
+    return success();
+  }
+  ColumnPhase columnPhase(const Transfer &t, int64_t gridTile, const Tile &tile) {
+    Bytes lead = leadOf(t, gridTile, tile), vector = toBytes(Elements(vectorWidth), t.esize);
+    return {vector * (lead / vector), toElements(lead % vector, t.esize).count()};
+  }
+  /// Whether a block of `rows` column values from lane `lane` on spans two
+  /// vectors.
+  bool spansTwoVectors(int64_t lane, int64_t rows) const { return lane + rows > vectorWidth; }
+  /// The first transfer the DMA's global-memory access rules cannot carry
+  /// (a run size, a stride or a start off its rules), reported once the
+  /// program is built.
+  std::optional<std::pair<Operation *, std::string>> dmaProblem;
+  LogicalResult resolveTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
+                                Value bufferValue, Transfer &t);
+  /// Byte offset of a transfer's grid-tile origin on grid tile `linear`.
+  FailureOr<int64_t> gridOffset(const Transfer &t, int64_t linear);
+  /// Element offset of a tile inside the transfer's grid tile.
+  int64_t tileElementOffset(const Transfer &t, const Tile &tile) const;
+  SmallVector<int64_t> bufferPitch(const Transfer &t) const;
+  /// Accesses of `vectorBytes` one vector step of transfer t moves: 1 for
+  /// the narrowest buffer type, more for a wider one.
+  int64_t piecesOf(const Transfer &t) const {
+    return t.esize.bytes.count() / esize.bytes.count();
+  }
+  /// Per row of a segment: each column operand's held vector broadcasts its
+  /// lane 0 into the body's input register and slides to the next row's.
+  void broadcastHeldColumns(ktunit::ProgramBuilder &vec, llvm::DenseMap<Value, ktunit::Reg> &reg,
+                            Block &body, ArrayRef<size_t> columnLoads,
+                            ArrayRef<ktunit::Reg> heldColumn) const {
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      const ComputeInput &in = computeInputs[i];
+      if (in.splat || !llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+        continue;
+      vec.bcast(reg[arg], heldColumn[in.loadIndex], 0, Elements(vectorWidth));
+      vec.slide(heldColumn[in.loadIndex], heldColumn[in.loadIndex]);
+    }
+  }
+  /// The DMA unit's access rule to global memory, if the description has one.
+  const arch::AccessRule *globalDmaRule() const {
+    auto dmaNode = model.lookupNode(dmaUnit);
+    auto globalMemories = model.memoriesBacking(arch::KtirSpace::Global);
+    if (!dmaNode || globalMemories.empty())
+      return nullptr;
+    return model.node(*dmaNode).accessTo(globalMemories.front());
+  }
+  /// Indices of the column operands among the loads (see isColumnLoad),
+  /// checked against checkColumnTypes().
+  FailureOr<SmallVector<size_t>> columnLoadIndices() const {
+    SmallVector<size_t> columnLoads;
+    for (auto [i, t] : llvm::enumerate(loads))
+      if (isColumnLoad(t))
+        columnLoads.push_back(i);
+    if (!columnLoads.empty() && failed(checkColumnTypes()))
+      return failure();
+    return columnLoads;
+  }
+  /// Column operands are pushed, shifted (`ext`) and slid in the group's
+  /// one register type: a group of several buffer element types (a step of
+  /// a wider type is several accesses) is diagnosed.
+  LogicalResult checkColumnTypes() const {
+    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+      if (t.regType != elemType)
+        return t.tensor.emitError("a column operand in a group of '")
+               << dc::elemTypeName(elemType) << "' and " << t.tensor.getElementType()
+               << " buffers: column operands beside element type conversions are not lowered";
+    return success();
+  }
+  /// Whether the transfer lacks the vector dimension (its element is
+  /// broadcast across the lanes: one access per step, whatever its type).
+  bool lacksVectorDim(const Transfer &t) const {
+    return !llvm::is_contained(t.dims, (int64_t)space.size() - 1);
+  }
+  /// Two registers receiving (or sending) the pieces of a vector of a wide
+  /// type; allocated only when some transfer has several pieces.
+  std::optional<std::pair<ktunit::Reg, ktunit::Reg>> pieceRegisters;
+  /// Takes the piece registers when a transfer needs them.
+  void allocatePieceRegisters(ktunit::ProgramBuilder &vec);
+  /// A program of this lowering's bundle.
+  std::unique_ptr<ktunit::ProgramBuilder> makeProgram(StringRef name, StringRef unit,
+                                                      std::vector<int64_t> instances,
+                                                      uint32_t tableColumns = 0) {
+    return std::make_unique<ktunit::ProgramBuilder>(unitBundle, name, unit, std::move(instances),
+                                                    tableColumns, symbols.names,
+                                                    computeStage->getLoc());
+  }
+  /// A channel of `depth` slots from program `producer` to `consumer`;
+  /// `consumerRef` is how the producer names the consumer's instance,
+  /// `producerRef` how the consumer names the producer's.
+  ktunit::ChannelOp makeChannel(StringRef name, int64_t depth, StringRef producer,
+                                StringRef consumer, const dc::NodeRef &consumerRef,
+                                const dc::NodeRef &producerRef) {
+    OpBuilder b(unitBundle.getContext());
+    b.setInsertionPointToStart(&unitBundle.getBody().front());
+    MLIRContext *ctx = unitBundle.getContext();
+    return ktunit::ChannelOp::create(
+        b, computeStage->getLoc(), name, depth, producer, consumer,
+        ktunit::ProgramBuilder::nodeRef(ctx, consumerRef),
+        ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
+  }
+  /// A vector of transfer t into register r from `pieces` messages (or, on
+  /// two levels, memory accesses: `fetch(reg, type, count, piece)`), joined
+  /// with `concat`.
+  void gatherPieces(ktunit::ProgramBuilder &vec, ktunit::Reg r, const Transfer &t, int64_t pieces,
+                    llvm::function_ref<void(ktunit::Reg, dc::ElemType, Elements, int64_t)> fetch);
+  /// Register r of transfer t out in its first `pieces` pieces (all of
+  /// them by default; `put(reg, piece)`), cut with `slice`.
+  void scatterPieces(ktunit::ProgramBuilder &vec, ktunit::Reg r, const Transfer &t,
+                     llvm::function_ref<void(ktunit::Reg, int64_t)> put,
+                     std::optional<int64_t> pieces = std::nullopt);
+  /// Pieces of the result vector of reduction transfer t at `pos` that hold
+  /// results: a row reduction's last, partial result vector of a tile of
+  /// `extent` stores only the pieces its valid lanes reach, so a result of
+  /// a wide type (an f32 sum of f16 rows) needs no more buffer than its
+  /// results' accesses.
+  int64_t resultPieces(const Transfer &t, const SpacePosition &pos,
+                       ArrayRef<int64_t> extent) const;
+  /// Elements of the result vectors of reduction transfer t that a tile of
+  /// `extent` stores (whole vectors, the last one in whole pieces).
+  int64_t storedResultElements(const Transfer &t, ArrayRef<int64_t> extent) const;
+  dc::Address slotAddress(const Transfer &t, int64_t j, int64_t tileIndex) const;
+
+  const arch::ArchModel &model;
+  const LowerOptions &options;
+  ks::KernelOp kernel;
+  ks::GroupOp group;
+  LoweredKernel &out;
+  ktunit::BundleOp unitBundle;
+  KernelSymbols &symbols;
+
+  Operation *outer = nullptr, *computeStage = nullptr;
+  SmallVector<int64_t> space, tileShape, shares, loopOrder;
+  int64_t splitDim = 0, vectorWidth = 0;
+  /// A reducing group: its one reduced dimension and loop nests.
+  int64_t reduceDim = -1;
+  std::optional<ReductionNest> reduction;
+  /// The group's scf.for: first induction value per grid tile, step, trips.
+  SmallVector<int64_t> loopLower, loopTripsOf;
+  int64_t loopStep = 1, loopTrips = 1;
+  SmallVector<Transfer> loads, stores;
+  SmallVector<ComputeInput> computeInputs;
+  /// Two scratchpad levels: `dmaUnit` moves global <-> outer buffers
+  /// (`loads`, `stores`), `tileDmaUnit` outer <-> inner buffers
+  /// (`innerLoads`, `innerStores`), which the compute unit reads and writes.
+  bool twoLevel = false;
+  std::string tileDmaUnit;
+  SmallVector<Transfer> innerLoads, innerStores;
+  arch::GroupId coreGroup = 0, subGroup = 0;
+  std::optional<arch::NodeId> computeNode;
+  std::vector<std::vector<Tile>> tiles; // per sub-core instance
+  dc::ElemType elemType = dc::ElemType::F16;
+  mlir::Type mlirElemType;
+  ElementSize esize{Bytes(2)};
+};
+
+} // namespace ktflow::lower::detail
+
+#endif // KTFLOW_LIB_LOWER_GROUPLOWERING_H
