@@ -845,80 +845,6 @@ LogicalResult GroupLowering::collect() {
 
   if (failed(planColumnLeads()))
     return failure();
-
-  // The roofline's work: bytes along the routes, compute per element.
-  int64_t elementsPerGridTile = loopTrips;
-  for (int64_t s : space)
-    elementsPerGridTile *= s;
-  auto memNode = model.lookupNode(loads.empty() ? stores.front().memory : loads.front().memory);
-  auto globalNodes = model.memoriesBacking(arch::KtirSpace::Global);
-  if (memNode && !globalNodes.empty()) {
-    auto charge = [&](arch::NodeId from, arch::NodeId to, Bytes bytes) {
-      if (auto route = model.route({from, 0}, {to, 0}))
-        model.addRouteTraffic(out.workload, *route, bytes);
-    };
-    // Only this lowering's cores, and of a partly masked grid tile only its
-    // valid points.
-    int64_t activeTiles = coreIds.size();
-    auto validElements = [&](const Transfer &t) {
-      int64_t n = 1;
-      for (size_t i = 0; i < t.shape.size(); ++i)
-        n *= i < t.dims.size() && t.dims[i] >= 0 ? space[t.dims[i]] : t.shape[i];
-      return n;
-    };
-    for (const Transfer &t : loads) {
-      Bytes bytes = toBytes(Elements(validElements(t) * activeTiles * loopTrips), t.esize);
-      charge(globalNodes.front(), *memNode, bytes);
-      // Each buffer's elements in its own type (an f32 input of an f16
-      // output moves twice the bytes per element).
-      charge(*memNode, *computeNode,
-             toBytes(Elements(elementsPerGridTile * activeTiles), t.esize));
-    }
-    for (const Transfer &t : stores) {
-      // A reduction sends only its results back.
-      int64_t sent = reduction ? validElements(t) * activeTiles * loopTrips
-                               : elementsPerGridTile * activeTiles;
-      charge(*computeNode, *memNode, toBytes(Elements(sent), t.esize));
-      charge(*memNode, globalNodes.front(),
-             toBytes(Elements(validElements(t) * activeTiles * loopTrips), t.esize));
-    }
-    // The grid fixes how many cores work: the kernel's physical limit is that
-    // of those cores (a one-tile kernel is bound by one core's path, not by
-    // the whole chip's). It is the grid the kernel was written with: merging
-    // grid tiles (the `merge` decision) is the scheduler giving up cores, a
-    // cost the ratio to the bound must show rather than hide.
-    int64_t kernelTiles = gridTiles;
-    if (auto merge = llvm::dyn_cast_or_null<DictionaryAttr>(
-            decisionValue(kernel.getOperation(), "merge")))
-      kernelTiles *= std::max<int64_t>(1, i64Of(merge.get("factor"), 1));
-    llvm::SmallVector<arch::GroupId, 4> chain =
-        model.groupChain(model.node(*computeNode).group);
-    if (chain.size() > 1)
-      out.workload.setActiveInstances(
-          chain[1], std::min<int64_t>(kernelTiles, model.group(chain[1]).count));
-    Block &body = computeStage->getRegion(0).front();
-    for (Operation &op : body)
-      if (auto vop = llvm::dyn_cast<ks::VectorOp>(op)) {
-        StringRef kind = vop.getKind();
-        if (reduction && ReductionNest::isReductionOnly(vop)) {
-          // A fold is one combine per element, plus (folding the last
-          // dimension) one cross-lane reduce per result.
-          if (kind != "reduce")
-            continue;
-          auto combiner = vop->getAttrOfType<StringAttr>("combiner");
-          out.workload.addCompute(*computeNode, combiner ? combiner.getValue() : "add",
-                                  mlirElemType, elementsPerGridTile * gridTiles);
-          if (reduction->isRowReduction())
-            out.workload.addCompute(*computeNode, "reduce", mlirElemType,
-                                    elementsPerGridTile * gridTiles / space[reduceDim] *
-                                        vectorWidth);
-          continue;
-        }
-        StringRef opClass = kind == "const" ? "copy" : kind;
-        out.workload.addCompute(*computeNode, opClass, mlirElemType,
-                                elementsPerGridTile * activeTiles);
-      }
-  }
   return success();
 }
 
@@ -2722,7 +2648,6 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     // wrote would need a fence between the groups, which is not emitted.
     if (failed(checkNoReadAfterWrite(group, storedByEarlierGroups)))
       return failure();
-    arch::Workload before = out.workload;
     GroupLowering lowering(model, options, kernel, group, out);
     lowering.deferStoreChecks = true;
     if (failed(lowering.collect()))
@@ -2748,7 +2673,6 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     // cores); partly or fully masked grid tiles form classes of their own.
     // One lowering per round and class; their programs run one after the
     // other where they share a unit instance.
-    out.workload = before;
     for (int64_t first = 0; first < gridTiles; first += cores)
       for (const GroupLowering::CoreClass &cls : *classes) {
         GroupLowering::CoreClass part{{}, cls.space, cls.shares, first};

@@ -28,11 +28,10 @@ struct LowerOptions {
   sim::SimLimits checkLimits;
 };
 
-/// What lowering produces: the device code and the kernel's work for the
-/// roofline (bytes along the schedule's routes, compute per unit).
+/// What lowering produces: the device code (the roofline's work is
+/// lib/Cost's, from the schedule).
 struct LoweredKernel {
   dc::Bundle bundle;
-  arch::Workload workload;
   /// Kernel argument index of every bundle symbol.
   std::vector<int64_t> symbolArgs;
   /// An output written by a reduction, whose order of operations the
