@@ -61,7 +61,8 @@ struct TransferShape {
   int64_t validElements(ArrayRef<int64_t> space) const {
     int64_t n = 1;
     for (size_t i = 0; i < shape.size(); ++i)
-      n *= i < dims.size() && dims[i] >= 0 ? space[dims[i]] : shape[i];
+      n *= i < dims.size() && dims[i] >= 0 && dims[i] < (int64_t)space.size() ? space[dims[i]]
+                                                                              : shape[i];
     return n;
   }
 };
@@ -108,8 +109,7 @@ public:
     // decision) is the scheduler giving up cores, a cost the ratio to the
     // bound must show rather than hide.
     kernelTiles = gridTiles;
-    if (auto merge =
-            llvm::dyn_cast_or_null<DictionaryAttr>(ks::decisionValue(kernel, "merge")))
+    if (auto merge = llvm::dyn_cast_or_null<DictionaryAttr>(ks::decisionValue(kernel, "merge")))
       if (auto factor = merge.getAs<IntegerAttr>("factor"))
         kernelTiles *= std::max<int64_t>(1, factor.getInt());
   }
@@ -154,9 +154,8 @@ Operation *nestedPipeline(Operation *stage) {
   return nullptr;
 }
 
-LogicalResult WorkloadBuilder::readTransfer(Operation *stage, ArrayAttr transfers,
-                                            unsigned index, Value bufferValue,
-                                            TransferShape &t) {
+LogicalResult WorkloadBuilder::readTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
+                                            Value bufferValue, TransferShape &t) {
   if (!transfers || index >= transfers.size())
     return stage->emitError("stage has no transfer ") << index;
   auto dict = llvm::dyn_cast<DictionaryAttr>(transfers[index]);
@@ -190,8 +189,7 @@ LogicalResult WorkloadBuilder::readLoop(GroupShape &shape) {
     return shape.group.emitError("group loop lacks lb, ub or a positive step");
   auto grid = kernel.getGrid();
   for (int64_t c = 0; c < gridTiles; ++c) {
-    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
-                                   c / (grid[0] * grid[1])};
+    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
     coords.resize(lbMap.getValue().getNumDims(), 0);
     int64_t lb = lbMap.getValue().compose(coords)[0];
     coords.resize(ubMap.getValue().getNumDims(), 0);
@@ -213,8 +211,8 @@ LogicalResult WorkloadBuilder::readClasses(GroupShape &shape, Operation *outer) 
       return outer->emitError("a class of grid tiles lacks tiles or space");
     if (llvm::any_of(tiles.asArrayRef(), [&](int64_t c) { return c < 0 || c >= gridTiles; }))
       return outer->emitError("a class of grid tiles names a tile outside the grid");
-    shape.classes.push_back({SmallVector<int64_t>(tiles.asArrayRef()),
-                             SmallVector<int64_t>(valid.asArrayRef())});
+    shape.classes.push_back(
+        {SmallVector<int64_t>(tiles.asArrayRef()), SmallVector<int64_t>(valid.asArrayRef())});
   }
   return success();
 }
@@ -285,8 +283,8 @@ FailureOr<GroupShape> WorkloadBuilder::readGroup(ks::GroupOp group) {
   shape.cores = std::max<int64_t>(1, model.instanceCount(model.node(*coreNode).group));
 
   if (shape.reduceDim >= 0) {
-    auto lanes = llvm::dyn_cast_or_null<IntegerAttr>(
-        ks::decisionValue(shape.computeStage, "vector"));
+    auto lanes =
+        llvm::dyn_cast_or_null<IntegerAttr>(ks::decisionValue(shape.computeStage, "vector"));
     if (!lanes || lanes.getInt() <= 0)
       return shape.computeStage->emitError("compute stage has no vector width");
     shape.vectorStep = ks::vectorStep(group, lanes.getInt());
@@ -339,8 +337,7 @@ void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
                              : elementsPerGridTile * set.tiles;
     chargeRoute(computeNode, *memNode, toBytes(Elements(sent), t.esize));
     chargeRoute(*memNode, globalNodes.front(),
-                toBytes(Elements(t.validElements(set.space) * set.tiles * set.loopTrips),
-                        t.esize));
+                toBytes(Elements(t.validElements(set.space) * set.tiles * set.loopTrips), t.esize));
   }
   // The grid fixes how many cores work: the kernel's physical limit is that
   // of those cores (a one-tile kernel is bound by one core's path, not by

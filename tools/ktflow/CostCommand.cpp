@@ -77,14 +77,12 @@ static int runCost() {
       ktflow::ktsched::getArchModel(*module, costArch);
   if (!model)
     return 1;
-  mlir::FailureOr<ktflow::arch::Workload> workload =
-      ktflow::cost::computeWorkload(*module, *model);
+  mlir::FailureOr<ktflow::arch::Workload> workload = ktflow::cost::computeWorkload(*module, *model);
   if (mlir::failed(workload))
     return 1;
   llvm::Expected<ktflow::arch::RooflineBound> bound = model->roofline(*workload);
   if (!bound) {
-    llvm::errs() << "ktflow cost: no roofline bound: " << llvm::toString(bound.takeError())
-                 << "\n";
+    llvm::errs() << "ktflow cost: no roofline bound: " << llvm::toString(bound.takeError()) << "\n";
     return 1;
   }
 

@@ -205,8 +205,8 @@ TEST_F(WorkloadTest, AddMovesEachOperandOnceAlongItsRoute) {
 TEST_F(WorkloadTest, RoundsOfTilesAddUp) {
   // Four grid tiles of a 64x64 add on two cores run in two rounds: twice
   // the bytes and adds, still two cores active.
-  std::string text = replaced(kAddSchedule, "grid = array<i64: 2, 1, 1>",
-                              "grid = array<i64: 4, 1, 1>");
+  std::string text =
+      replaced(kAddSchedule, "grid = array<i64: 2, 1, 1>", "grid = array<i64: 4, 1, 1>");
   text = replaced(text, "tiles = array<i64: 0, 1>", "tiles = array<i64: 0, 1, 2, 3>");
   std::optional<arch::Workload> workload = workloadOf(text);
   ASSERT_TRUE(workload) << diagnostic;
@@ -225,7 +225,8 @@ TEST_F(WorkloadTest, PartlyMaskedTileMovesOnlyItsValidRows) {
   // bytes per operand between DDR and the scratchpad, tile 0 its 2048. The
   // compute side moves whole tiles of the valid extent too.
   std::string text = replaced(
-      kAddSchedule, "[{shares = array<i64: 8, 8>, space = array<i64: 16, 64>, tiles = array<i64: 0, 1>}]",
+      kAddSchedule,
+      "[{shares = array<i64: 8, 8>, space = array<i64: 16, 64>, tiles = array<i64: 0, 1>}]",
       "[{shares = array<i64: 8, 8>, space = array<i64: 16, 64>, tiles = array<i64: 0>}, "
       "{shares = array<i64: 4, 4>, space = array<i64: 8, 64>, tiles = array<i64: 1>}]");
   std::optional<arch::Workload> workload = workloadOf(text);
@@ -242,8 +243,7 @@ TEST_F(WorkloadTest, RowSumSendsOnlyItsResultsBack) {
   std::optional<arch::Workload> workload = workloadOf(kRowSumSchedule);
   ASSERT_TRUE(workload) << diagnostic;
   // 32x64 f16 in (4096 bytes), 32 f16 sums out (64 bytes).
-  EXPECT_EQ(pathBytes(*workload),
-            (std::vector<int64_t>{4096, 4096, 4096, 4096, 64, 64, 64, 64}));
+  EXPECT_EQ(pathBytes(*workload), (std::vector<int64_t>{4096, 4096, 4096, 4096, 64, 64, 64, 64}));
   // The const is the fold's initial value, not work: one add per element
   // and one cross-lane reduce of a 32-lane vector per row.
   ASSERT_EQ(workload->computeWork().size(), 2u);
@@ -264,7 +264,8 @@ TEST_F(WorkloadTest, RowSumSendsOnlyItsResultsBack) {
 }
 
 TEST_F(WorkloadTest, MissingClassesDecisionIsDiagnosed) {
-  std::string text = replaced(kAddSchedule, "classes = #ktsched.decision<", "unrecorded = #ktsched.decision<");
+  std::string text =
+      replaced(kAddSchedule, "classes = #ktsched.decision<", "unrecorded = #ktsched.decision<");
   EXPECT_FALSE(workloadOf(text));
   EXPECT_NE(diagnostic.find("`classes` decision"), std::string::npos) << diagnostic;
 }
