@@ -151,7 +151,6 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     // wrote would need a fence between the groups, which is not emitted.
     if (failed(checkNoReadAfterWrite(group, storedByEarlierGroups)))
       return failure();
-    arch::Workload before = out.workload;
     ktunit::BundleOp whole = newBundle();
     GroupLowering lowering(model, options, kernel, group, out, whole, symbols);
     lowering.deferStoreChecks = true;
@@ -177,7 +176,6 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
     // cores); partly or fully masked grid tiles form classes of their own.
     // One lowering per round and class; their programs run one after the
     // other where they share a unit instance.
-    out.workload = before;
     whole.erase();
     for (int64_t first = 0; first < gridTiles; first += cores)
       for (const GroupLowering::CoreClass &cls : *classes) {

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Run/RunKernel.h"
 
+#include "ktflow/Cost/Workload.h"
 #include "ktflow/Interp/Float16.h"
 #include "ktflow/Lower/LowerSchedule.h"
 #include "ktflow/Schedule/Plan.h"
@@ -223,7 +224,11 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   report.compileMs = millisecondsSince(compileStart);
   report.decisions = ktsched::listDecisions(*scheduled);
   report.bundle = std::move(lowered->bundle);
-  report.workload = std::move(lowered->workload);
+  // The roofline's work, from the schedule alone (docs/cost.md).
+  mlir::FailureOr<arch::Workload> workload = cost::computeWorkload(*scheduled, model);
+  if (mlir::failed(workload))
+    return mlir::failure();
+  report.workload = std::move(*workload);
   report.planJson = std::move(planJson);
   dc::Bundle &bundle = report.bundle;
 

@@ -58,11 +58,10 @@ static const char *const overview =
     "ktflow: compile KTIR kernels for scratchpad dataflow accelerators\n"
     "\n"
     "  compile and check end to end: run, bench, fuzz\n"
-    "  compile only:                 check, compile (schedule, plan, device code)\n"
+    "  compile only:                 check, compile (schedule, plan, code), cost\n"
     "  execute:                      interp (reference), sim (device code)\n"
     "  device code text:             asm, disasm\n"
     "  architectures and kernels:    arch (show, check), gen (generate kernels)\n"
-    "\n"
     "  first try: ktflow run examples/demo_fma_4096x1024_f16.mlir --arch spyre\n";
 
 CommandRegistration::CommandRegistration(llvm::cl::SubCommand &sub, RunFn run) {

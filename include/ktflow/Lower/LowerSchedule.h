@@ -27,15 +27,14 @@ struct LowerOptions {
   int64_t deadlockCheckSteps = 10000000;
 };
 
-/// What lowering produces: the device code and the kernel's work for the
-/// roofline (bytes along the schedule's routes, compute per unit).
+/// What lowering produces: the device code (the roofline's work is
+/// lib/Cost's, from the schedule).
 struct LoweredKernel {
   dc::Bundle bundle;
   /// The unit IR the lowering produced, before the unit passes (channels,
   /// virtual registers; one ktunit.bundle per lowering: a group, or a round
   /// or class of its grid tiles).
   mlir::OwningOpRef<mlir::ModuleOp> unit;
-  arch::Workload workload;
   /// Kernel argument index of every bundle symbol.
   std::vector<int64_t> symbolArgs;
   /// An output written by a reduction, whose order of operations the

@@ -1,0 +1,425 @@
+//===- Workload.cpp - the roofline's work, from the schedule --------------===//
+//
+// Strategy. Each compute group of the scheduled kernel is read into a
+// GroupShape: the loads and stores of its outer pipeline (each transfer's
+// element size, shape and the iteration-space dimensions it follows), the
+// memory its outer buffers are allocated in, the compute unit and its
+// body, the loop trips of every grid tile and the `classes` decision. The
+// work is then charged per set of grid tiles that share one valid extent
+// and one trip count: the whole grid when one round of unmasked tiles
+// covers it, else one set per round of the core group's instances and per
+// class (the partition ktsched-classify-tiles records, the same the
+// device code is built from). A set charges, over its tiles:
+//
+//  * each load: its valid bytes from global memory to the buffer's memory,
+//    then a whole tile's elements, in the load's own type, on to the
+//    compute unit;
+//  * each store: the compute unit's results to the buffer's memory (only
+//    the results of a reduction, a whole tile otherwise), then its valid
+//    bytes back to global memory;
+//  * the compute body: one op of its class per element for each vop
+//    (`const` is a copy); a reduction folds once per element and, folding
+//    the last dimension, reduces across lanes once per result.
+//
+// Bytes go along the architecture model's routes (ArchModel::route), which
+// charge every link and memory port they pass. The grid the kernel was
+// written with fixes how many instances of the compute unit's core group
+// work. docs/cost.md gives the reasons behind each count.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Cost/Workload.h"
+
+#include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace ktflow;
+namespace ks = ktflow::ktsched;
+
+namespace {
+
+SmallVector<int64_t> i64Array(Attribute attr) {
+  if (auto array = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(attr))
+    return SmallVector<int64_t>(array.asArrayRef());
+  return {};
+}
+
+/// One load or store of a group's outer pipeline.
+struct TransferShape {
+  ElementSize esize{Bytes(1)};
+  /// Extent per tensor dimension, and the iteration-space dimension each
+  /// follows (-1: a broadcast dimension, which keeps its own extent).
+  SmallVector<int64_t> shape, dims;
+  /// The memory of the buffer it goes through.
+  std::string memory;
+
+  /// Elements this transfer moves per grid tile and loop iteration over the
+  /// valid extent `space` (a partly masked tile moves only its valid points).
+  int64_t validElements(ArrayRef<int64_t> space) const {
+    int64_t n = 1;
+    for (size_t i = 0; i < shape.size(); ++i)
+      n *= i < dims.size() && dims[i] >= 0 && dims[i] < (int64_t)space.size() ? space[dims[i]]
+                                                                              : shape[i];
+    return n;
+  }
+};
+
+/// A class of grid tiles of the `classes` decision: the tiles, and the
+/// valid extent of the iteration space they share.
+struct TileClass {
+  SmallVector<int64_t> tiles, space;
+};
+
+/// What a group's workload depends on, read from its schedule.
+struct GroupShape {
+  ks::GroupOp group;
+  ks::StageOp computeStage;
+  arch::NodeId computeNode = 0;
+  /// Instances of the group of cores (the DMA that feeds the compute
+  /// unit's level): the grid tiles of one round.
+  int64_t cores = 1;
+  SmallVector<TransferShape> loads, stores;
+  int64_t splitDim = 0;
+  /// Loop trips per grid tile (1 each without a loop).
+  SmallVector<int64_t> tripsPerTile;
+  SmallVector<TileClass> classes;
+  /// The reduced dimension (-1: none) and the elements of one vector step.
+  int64_t reduceDim = -1, vectorStep = 0;
+};
+
+/// Grid tiles charged together: how many, their valid extent, their trips.
+struct TileSet {
+  int64_t tiles = 0;
+  SmallVector<int64_t> space;
+  int64_t loopTrips = 1;
+};
+
+class WorkloadBuilder {
+public:
+  WorkloadBuilder(const arch::ArchModel &model, ks::KernelOp kernel)
+      : model(model), kernel(kernel) {
+    auto grid = kernel.getGrid();
+    gridTiles = 1;
+    for (int64_t g : grid)
+      gridTiles *= g;
+    // The grid the kernel was written with: merging grid tiles (the `merge`
+    // decision) is the scheduler giving up cores, a cost the ratio to the
+    // bound must show rather than hide.
+    kernelTiles = gridTiles;
+    if (auto merge = llvm::dyn_cast_or_null<DictionaryAttr>(ks::decisionValue(kernel, "merge")))
+      if (auto factor = merge.getAs<IntegerAttr>("factor"))
+        kernelTiles *= std::max<int64_t>(1, factor.getInt());
+  }
+
+  LogicalResult addGroup(ks::GroupOp group);
+  arch::Workload take() { return std::move(workload); }
+
+private:
+  FailureOr<GroupShape> readGroup(ks::GroupOp group);
+  LogicalResult readTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
+                             Value bufferValue, TransferShape &t);
+  LogicalResult readLoop(GroupShape &shape);
+  LogicalResult readClasses(GroupShape &shape, Operation *outer);
+  void charge(const GroupShape &shape, const TileSet &set);
+
+  const arch::ArchModel &model;
+  ks::KernelOp kernel;
+  int64_t gridTiles = 1, kernelTiles = 1;
+  arch::Workload workload;
+};
+
+std::string unitOf(Operation *stage) {
+  if (auto name = llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(stage, "unit")))
+    return name.getValue().str();
+  return "";
+}
+
+/// The stages of a pipeline by role (the last one of each role).
+llvm::StringMap<ks::StageOp> stagesByRole(Operation *pipeline) {
+  llvm::StringMap<ks::StageOp> stages;
+  for (Operation &op : pipeline->getRegion(0).front())
+    if (auto stage = llvm::dyn_cast<ks::StageOp>(op))
+      stages[stage.getRole()] = stage;
+  return stages;
+}
+
+/// The pipeline nested in a `nested` stage.
+Operation *nestedPipeline(Operation *stage) {
+  for (Operation &op : stage->getRegion(0).front())
+    if (llvm::isa<ks::PipelineOp>(op))
+      return &op;
+  return nullptr;
+}
+
+LogicalResult WorkloadBuilder::readTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
+                                            Value bufferValue, TransferShape &t) {
+  if (!transfers || index >= transfers.size())
+    return stage->emitError("stage has no transfer ") << index;
+  auto dict = llvm::dyn_cast<DictionaryAttr>(transfers[index]);
+  auto tensorRef = dict ? dict.getAs<FlatSymbolRefAttr>("tensor") : nullptr;
+  if (!tensorRef)
+    return stage->emitError("transfer ") << index << " names no tensor";
+  auto tensor = kernel.lookupSymbol<ks::TensorOp>(tensorRef.getValue());
+  if (!tensor)
+    return stage->emitError("unknown tensor ") << tensorRef;
+  t.esize = ks::elementSize(tensor.getElementType());
+  t.shape = i64Array(dict.get("shape"));
+  t.dims = i64Array(dict.get("dims"));
+  auto buffer = bufferValue.getDefiningOp<ks::BufferOp>();
+  auto memory = buffer ? buffer->getAttrOfType<StringAttr>("memory") : nullptr;
+  if (!memory)
+    return stage->emitError("transfer ") << index << " goes through no allocated buffer";
+  t.memory = memory.getValue().str();
+  return success();
+}
+
+LogicalResult WorkloadBuilder::readLoop(GroupShape &shape) {
+  auto loop = shape.group.getLoopAttr();
+  if (!loop) {
+    shape.tripsPerTile.assign(gridTiles, 1);
+    return success();
+  }
+  auto lbMap = loop.getAs<AffineMapAttr>("lb"), ubMap = loop.getAs<AffineMapAttr>("ub");
+  auto stepAttr = loop.getAs<IntegerAttr>("step");
+  int64_t step = stepAttr ? stepAttr.getInt() : 0;
+  if (!lbMap || !ubMap || step <= 0)
+    return shape.group.emitError("group loop lacks lb, ub or a positive step");
+  auto grid = kernel.getGrid();
+  for (int64_t c = 0; c < gridTiles; ++c) {
+    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
+    coords.resize(lbMap.getValue().getNumDims(), 0);
+    int64_t lb = lbMap.getValue().compose(coords)[0];
+    coords.resize(ubMap.getValue().getNumDims(), 0);
+    int64_t ub = ubMap.getValue().compose(coords)[0];
+    shape.tripsPerTile.push_back(ub > lb ? (ub - lb + step - 1) / step : 0);
+  }
+  return success();
+}
+
+LogicalResult WorkloadBuilder::readClasses(GroupShape &shape, Operation *outer) {
+  auto classes = llvm::dyn_cast_or_null<ArrayAttr>(ks::decisionValue(outer, "classes"));
+  if (!classes)
+    return outer->emitError("pipeline lacks the `classes` decision (ktsched-classify-tiles)");
+  for (Attribute entry : classes) {
+    auto dict = llvm::dyn_cast<DictionaryAttr>(entry);
+    auto tiles = dict ? dict.getAs<DenseI64ArrayAttr>("tiles") : nullptr;
+    auto valid = dict ? dict.getAs<DenseI64ArrayAttr>("space") : nullptr;
+    if (!tiles || !valid || tiles.empty())
+      return outer->emitError("a class of grid tiles lacks tiles or space");
+    if (llvm::any_of(tiles.asArrayRef(), [&](int64_t c) { return c < 0 || c >= gridTiles; }))
+      return outer->emitError("a class of grid tiles names a tile outside the grid");
+    shape.classes.push_back(
+        {SmallVector<int64_t>(tiles.asArrayRef()), SmallVector<int64_t>(valid.asArrayRef())});
+  }
+  return success();
+}
+
+FailureOr<GroupShape> WorkloadBuilder::readGroup(ks::GroupOp group) {
+  GroupShape shape;
+  shape.group = group;
+  auto pipelines = group.getBody().getOps<ks::PipelineOp>();
+  if (std::distance(pipelines.begin(), pipelines.end()) != 1)
+    return group.emitError("group must hold exactly one pipeline");
+  Operation *outer = *pipelines.begin();
+  SmallVector<int64_t> reduceDims(group.getReduceDims());
+  if (reduceDims.size() > 1)
+    return group.emitError("a reduction over ") << reduceDims.size() << " dimensions";
+  if (!reduceDims.empty())
+    shape.reduceDim = reduceDims.front();
+  auto split = llvm::dyn_cast_or_null<DictionaryAttr>(ks::decisionValue(outer, "split"));
+  auto splitDim = split ? split.getAs<IntegerAttr>("dim") : nullptr;
+  if (group.getSpace().empty() || !splitDim)
+    return outer->emitError("pipeline lacks a split decision");
+  shape.splitDim = splitDim.getInt();
+
+  // Outer level: global memory <-> the first scratchpad level.
+  llvm::StringMap<ks::StageOp> outerStages = stagesByRole(outer);
+  ks::StageOp dmaLoad = outerStages.lookup("dma_load"), nested = outerStages.lookup("nested"),
+              dmaStore = outerStages.lookup("dma_store");
+  if (!dmaLoad || !nested || !dmaStore)
+    return outer->emitError("pipeline is not of the form dma_load, nested, dma_store");
+  Operation *inner = nestedPipeline(nested);
+  if (!inner)
+    return nested->emitError("nested stage holds no pipeline");
+  // The stage reading the outer buffers: a load unit, or with a second
+  // scratchpad level the DMA that copies them one level in. The cores are
+  // the instances of the DMA that feeds the compute unit's level.
+  llvm::StringMap<ks::StageOp> innerStages = stagesByRole(inner);
+  ks::StageOp reader = innerStages.lookup("dma_load");
+  std::string coreUnit = reader ? unitOf(reader) : unitOf(dmaLoad);
+  if (!reader)
+    reader = innerStages.lookup("load");
+  if (!reader)
+    return inner->emitError("inner pipeline reads no buffer of the outer one");
+  shape.computeStage = ks::computeStage(group);
+  if (!shape.computeStage)
+    return group.emitError("group has no compute stage");
+
+  auto loadTransfers = dmaLoad->getAttrOfType<ArrayAttr>("transfers");
+  for (auto [i, value] : llvm::enumerate(reader->getOperands())) {
+    TransferShape t;
+    if (failed(readTransfer(dmaLoad, loadTransfers, i, value, t)))
+      return failure();
+    shape.loads.push_back(t);
+  }
+  auto storeTransfers = dmaStore->getAttrOfType<ArrayAttr>("transfers");
+  for (auto [i, value] : llvm::enumerate(dmaStore->getOperands())) {
+    TransferShape t;
+    if (failed(readTransfer(dmaStore, storeTransfers, i, value, t)))
+      return failure();
+    shape.stores.push_back(t);
+  }
+  if (shape.loads.empty() && shape.stores.empty())
+    return group.emitError("group moves no data");
+
+  std::optional<arch::NodeId> computeNode = model.lookupNode(unitOf(shape.computeStage)),
+                              coreNode = model.lookupNode(coreUnit);
+  if (!computeNode || !coreNode)
+    return group.emitError("schedule names a unit the description lacks");
+  shape.computeNode = *computeNode;
+  shape.cores = std::max<int64_t>(1, model.instanceCount(model.node(*coreNode).group));
+
+  if (shape.reduceDim >= 0) {
+    auto lanes =
+        llvm::dyn_cast_or_null<IntegerAttr>(ks::decisionValue(shape.computeStage, "vector"));
+    if (!lanes || lanes.getInt() <= 0)
+      return shape.computeStage->emitError("compute stage has no vector width");
+    shape.vectorStep = ks::vectorStep(group, lanes.getInt());
+  }
+  if (failed(readLoop(shape)) || failed(readClasses(shape, outer)))
+    return failure();
+  return shape;
+}
+
+/// A vop that only serves a reduction: the `reduce` itself, or a `const`
+/// used only as a reduce's initial value.
+bool isReductionOnly(ks::VectorOp vop) {
+  if (vop.getKind() == "reduce")
+    return true;
+  if (vop.getKind() != "const" || vop->use_empty())
+    return false;
+  return llvm::all_of(vop->getUses(), [](OpOperand &use) {
+    auto user = llvm::dyn_cast<ks::VectorOp>(use.getOwner());
+    return user && user.getKind() == "reduce" && use.getOperandNumber() == 1;
+  });
+}
+
+void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
+  // The roofline's work: bytes along the routes, compute per element.
+  int64_t elementsPerGridTile = set.loopTrips;
+  for (int64_t s : set.space)
+    elementsPerGridTile *= s;
+  std::optional<arch::NodeId> memNode = model.lookupNode(
+      shape.loads.empty() ? shape.stores.front().memory : shape.loads.front().memory);
+  auto globalNodes = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!memNode || globalNodes.empty())
+    return;
+  arch::NodeId computeNode = shape.computeNode;
+  auto chargeRoute = [&](arch::NodeId from, arch::NodeId to, Bytes bytes) {
+    if (auto route = model.route({from, 0}, {to, 0}))
+      model.addRouteTraffic(workload, *route, bytes);
+  };
+  bool reduction = shape.reduceDim >= 0;
+  for (const TransferShape &t : shape.loads) {
+    Bytes bytes =
+        toBytes(Elements(t.validElements(set.space) * set.tiles * set.loopTrips), t.esize);
+    chargeRoute(globalNodes.front(), *memNode, bytes);
+    // Each buffer's elements in its own type (an f32 input of an f16
+    // output moves twice the bytes per element).
+    chargeRoute(*memNode, computeNode, toBytes(Elements(elementsPerGridTile * set.tiles), t.esize));
+  }
+  for (const TransferShape &t : shape.stores) {
+    // A reduction sends only its results back.
+    int64_t sent = reduction ? t.validElements(set.space) * set.tiles * set.loopTrips
+                             : elementsPerGridTile * set.tiles;
+    chargeRoute(computeNode, *memNode, toBytes(Elements(sent), t.esize));
+    chargeRoute(*memNode, globalNodes.front(),
+                toBytes(Elements(t.validElements(set.space) * set.tiles * set.loopTrips), t.esize));
+  }
+  // The grid fixes how many cores work: the kernel's physical limit is that
+  // of those cores (a one-tile kernel is bound by one core's path, not by
+  // the whole chip's).
+  llvm::SmallVector<arch::GroupId, 4> chain = model.groupChain(model.node(computeNode).group);
+  if (chain.size() > 1)
+    workload.setActiveInstances(chain[1],
+                                std::min<int64_t>(kernelTiles, model.group(chain[1]).count));
+  mlir::Type elementType = ks::GroupOp(shape.group).getElementType();
+  bool rowReduction = shape.reduceDim == (int64_t)set.space.size() - 1;
+  for (Operation &op : shape.computeStage->getRegion(0).front()) {
+    auto vop = llvm::dyn_cast<ks::VectorOp>(op);
+    if (!vop)
+      continue;
+    StringRef kind = vop.getKind();
+    if (reduction && isReductionOnly(vop)) {
+      // A fold is one combine per element, plus (folding the last
+      // dimension) one cross-lane reduce per result. Counted over the
+      // whole grid for every set of tiles, as the lowering always has.
+      if (kind != "reduce")
+        continue;
+      auto combiner = vop->getAttrOfType<StringAttr>("combiner");
+      workload.addCompute(computeNode, combiner ? combiner.getValue() : "add", elementType,
+                          elementsPerGridTile * gridTiles);
+      if (rowReduction)
+        workload.addCompute(computeNode, "reduce", elementType,
+                            elementsPerGridTile * gridTiles / set.space[shape.reduceDim] *
+                                shape.vectorStep);
+      continue;
+    }
+    StringRef opClass = kind == "const" ? "copy" : kind;
+    workload.addCompute(computeNode, opClass, elementType, elementsPerGridTile * set.tiles);
+  }
+}
+
+LogicalResult WorkloadBuilder::addGroup(ks::GroupOp group) {
+  FailureOr<GroupShape> shape = readGroup(group);
+  if (failed(shape))
+    return failure();
+  ArrayRef<int64_t> groupSpace = group.getSpace();
+  // One round of unmasked tiles: the whole grid is one set.
+  const SmallVector<TileClass> &classes = shape->classes;
+  if (gridTiles <= shape->cores && classes.size() == 1 &&
+      (int64_t)classes.front().tiles.size() == gridTiles &&
+      llvm::equal(classes.front().space, groupSpace)) {
+    charge(*shape, {gridTiles, SmallVector<int64_t>(groupSpace), shape->tripsPerTile.front()});
+    return success();
+  }
+  // More grid tiles than cores run in rounds (tile t on core t mod cores);
+  // partly masked tiles form classes of their own, over their valid extent.
+  for (int64_t first = 0; first < gridTiles; first += shape->cores)
+    for (const TileClass &cls : classes) {
+      SmallVector<int64_t> tiles;
+      for (int64_t c : cls.tiles)
+        if (c >= first && c < first + shape->cores && !llvm::is_contained(tiles, c))
+          tiles.push_back(c);
+      if (tiles.empty())
+        continue;
+      TileSet set{(int64_t)tiles.size(), SmallVector<int64_t>(groupSpace),
+                  shape->tripsPerTile[tiles.front()]};
+      if (cls.space.size() == groupSpace.size() && shape->splitDim >= 0 &&
+          shape->splitDim < (int64_t)groupSpace.size())
+        set.space = cls.space;
+      charge(*shape, set);
+    }
+  return success();
+}
+
+} // namespace
+
+FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule,
+                                                        const arch::ArchModel &model) {
+  auto kernels = scheduledModule.getOps<ks::KernelOp>();
+  if (std::distance(kernels.begin(), kernels.end()) != 1) {
+    scheduledModule.emitError("expected exactly one scheduled kernel (ktsched.kernel)");
+    return failure();
+  }
+  ks::KernelOp kernel = *kernels.begin();
+  WorkloadBuilder builder(model, kernel);
+  // Groups run one after the other: their work adds up.
+  for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>())
+    if (failed(builder.addGroup(group)))
+      return failure();
+  return builder.take();
+}
