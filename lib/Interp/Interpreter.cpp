@@ -106,7 +106,8 @@ public:
     if (def->getNumOperands() == 2 && isa<arith::AddIOp, arith::SubIOp, arith::MulIOp,
                                          arith::DivUIOp, arith::DivSIOp, arith::RemUIOp,
                                          arith::RemSIOp, arith::FloorDivSIOp,
-                                         arith::CeilDivSIOp>(def)) {
+                                         arith::CeilDivSIOp, arith::MinSIOp, arith::MaxSIOp,
+                                         arith::MinUIOp, arith::MaxUIOp>(def)) {
       auto a = sub(def->getOperand(0)), b = sub(def->getOperand(1));
       if (!a || !b)
         return std::nullopt;
@@ -116,6 +117,11 @@ public:
         return *a - *b;
       if (isa<arith::MulIOp>(def))
         return *a * *b;
+      // Sizes and extents are non-negative, where signed and unsigned agree.
+      if (isa<arith::MinSIOp, arith::MinUIOp>(def))
+        return std::min(*a, *b);
+      if (isa<arith::MaxSIOp, arith::MaxUIOp>(def))
+        return std::max(*a, *b);
       if (*b == 0 || *b == -1)
         return std::nullopt;
       if (isa<arith::RemUIOp, arith::RemSIOp>(def))

@@ -1,7 +1,10 @@
 //===- LaunchValues.cpp - the launch values a kernel is specialized for ---===//
 #include "ktflow/Schedule/LaunchValues.h"
 
-#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace ktflow::ktsched;
@@ -24,11 +27,19 @@ std::vector<LaunchValue> ktflow::ktsched::launchValuesOf(Operation *kernel) {
 
 std::string ktflow::ktsched::launchValueText(TypedAttr value) {
   if (auto f = dyn_cast<FloatAttr>(value)) {
-    // APFloat prints the shortest digits that read back to the same value
-    // in its own semantics.
-    llvm::SmallString<32> text;
-    f.getValue().toString(text, /*FormatPrecision=*/0, /*FormatMaxPadding=*/0);
-    return text.str().str();
+    // The fewest significant digits that read back to the same value in its
+    // own type ("0.3" for the f32 nearest 0.3, not its nine digits).
+    const llvm::fltSemantics &semantics = f.getValue().getSemantics();
+    double d = f.getValueAsDouble();
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::string text = llvm::formatv("{0}", llvm::format("%.*g", digits, d)).str();
+      llvm::APFloat back(std::strtod(text.c_str(), nullptr));
+      bool lost;
+      back.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &lost);
+      if (back.bitwiseIsEqual(f.getValue()))
+        return text;
+    }
+    return llvm::formatv("{0}", llvm::format("%.17g", d)).str();
   }
   if (auto i = dyn_cast<IntegerAttr>(value)) {
     if (i.getType().isInteger(1))

@@ -8,7 +8,8 @@
 // extraction by a constant of its underlying type), and then the scalar
 // arithmetic is folded by MLIR's own arith folders and canonicalization
 // patterns, applied greedily to the scalar ops only (tensor computations are
-// left exactly as written). Two KTDP rewrites join them: a runtime_arg's
+// left exactly as written), plus the narrowing of a float constant, which
+// MLIR folds only when exact. Two KTDP rewrites join them: a runtime_arg's
 // granularity and upperbound are constants of its type, and a memory view
 // whose SSA sizes or strides became constants turns static, its
 // coordinate_set symbols replaced by those constants. The values are
@@ -26,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -133,6 +135,24 @@ struct FoldConstantViewShape : OpRewritePattern<ktdp::ConstructMemoryViewOp> {
   }
 };
 
+/// A scalar arith.truncf of a constant is the constant rounded to nearest,
+/// ties to even, as the interpreter narrows (ktir.md §7.1). MLIR's own
+/// folder folds only exact narrowings, and a scale such as 0.3 is not one.
+struct FoldTruncFConstant : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp op, PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getType());
+    FloatAttr input;
+    if (!type || !matchPattern(op.getIn(), m_Constant(&input)))
+      return failure();
+    llvm::APFloat value = input.getValue();
+    bool lost;
+    value.convert(type.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, FloatAttr::get(type, value));
+    return success();
+  }
+};
+
 /// Whether the specialization folds `op`: scalar arithmetic (tensor ops keep
 /// their form for the compute groups) and the KTDP ops rewritten above.
 bool isFoldCandidate(Operation *op) {
@@ -166,7 +186,8 @@ struct SpecializePass : ktflow::ktsched::impl::SpecializeBase<SpecializePass> {
     for (RegisteredOperationName name : getContext().getRegisteredOperations())
       if (name.getDialectNamespace() == "arith")
         name.getCanonicalizationPatterns(patterns, &getContext());
-    patterns.add<FoldRuntimeArgGuarantee, FoldConstantViewShape>(&getContext());
+    patterns.add<FoldRuntimeArgGuarantee, FoldConstantViewShape, FoldTruncFConstant>(
+        &getContext());
     FrozenRewritePatternSet frozen(std::move(patterns));
     for (func::FuncOp kernel : kernels)
       if (failed(substitute(kernel, bindings)) || failed(fold(kernel, frozen)))
