@@ -142,14 +142,42 @@ static std::optional<std::string> unboundArgument(Value value) {
   return std::nullopt;
 }
 
+/// The op whose result first stops `value` from tracing to an affine
+/// expression of the grid coordinates and `iv`: following operands that do
+/// not trace, the deepest op whose operands all do (an arith.minsi of tile
+/// ids that specialization could not fold).
+static Operation *firstNonAffineOp(Value value, Value iv) {
+  Operation *def = value.getDefiningOp();
+  while (def) {
+    Value next;
+    for (Value operand : def->getOperands())
+      if (failed(traceAffineIndex(operand, iv)) && operand.getDefiningOp()) {
+        next = operand;
+        break;
+      }
+    if (!next)
+      return def;
+    def = next.getDefiningOp();
+  }
+  return nullptr;
+}
+
+/// Why `value` is not usable where a constant or an affine index is needed:
 /// " (it depends on kernel argument 'n', which no launch value binds: pass
-/// --arg n=VALUE)" when `value` does, else "".
-static std::string bindHint(Value value) {
-  std::optional<std::string> name = unboundArgument(value);
-  if (!name)
+/// --arg n=VALUE)" when it does; for an index that does not trace (with
+/// loop variable `iv`), the op that stops it; else "".
+static std::string bindHint(Value value, Value iv = {}) {
+  if (std::optional<std::string> name = unboundArgument(value))
+    return " (it depends on kernel argument '" + *name +
+           "', which no launch value binds: pass --arg " + *name + "=VALUE)";
+  if (!value.getType().isIntOrIndex() || succeeded(traceAffineIndex(value, iv)))
     return "";
-  return " (it depends on kernel argument '" + *name +
-         "', which no launch value binds: pass --arg " + *name + "=VALUE)";
+  if (Operation *op = firstNonAffineOp(value, iv))
+    return (" ('" + op->getName().getStringRef() +
+            "' does not fold to an affine expression: its value differs between grid "
+            "tiles or loop iterations)")
+        .str();
+  return "";
 }
 
 static bool isScheduledFloat(Type type) { return type.isF16() || type.isF32() || type.isBF16(); }
@@ -313,7 +341,7 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
       if (failed(traceAffineIndex(index, iv)))
         return tile.emitError("'ktdp.construct_access_tile' subscript not supported: it must "
                               "be affine in the grid coordinates and the loop variable")
-               << bindHint(index);
+               << bindHint(index, iv);
     return success();
   }
   if (auto reduce = dyn_cast<linalg::ReduceOp>(op))

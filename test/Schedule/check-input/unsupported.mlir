@@ -134,3 +134,23 @@ func.func @select_tensors(%c: i1) {
 func.func @memref_argument(%m: memref<4xf16>) {
   return
 }
+
+// -----
+
+// A clamp that differs between grid tiles does not fold after
+// specialization; the diagnostic names the op that stops the subscript.
+#row = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#vec = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+func.func @clamped(%x: index) attributes {grid = [8]} {
+  %c8 = arith.constant 8 : index
+  %c56 = arith.constant 56 : index
+  %t = ktdp.get_compute_tile_id : index
+  %start = arith.muli %t, %c8 : index
+  %clamped = arith.minsi %start, %c56 : index
+  %v = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {
+      coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  // expected-error @+1 {{'ktdp.construct_access_tile' subscript not supported: it must be affine in the grid coordinates and the loop variable ('arith.minsi' does not fold to an affine expression: its value differs between grid tiles or loop iterations)}}
+  %a = ktdp.construct_access_tile %v[%clamped] {
+      access_tile_set = #vec, access_tile_order = affine_map<(d0) -> (d0)>} : memref<64xf16> -> !ktdp.access_tile<8xindex>
+  return
+}
