@@ -44,6 +44,7 @@ llvm::SmallVector<std::string> ktdp::argumentNames(func::FuncOp kernel) {
 
 FailureOr<TypedAttr> ktdp::parseLaunchValue(Type type, llvm::StringRef text,
                                             llvm::StringRef argName, std::string &error) {
+  error.clear();
   auto rt = dyn_cast<RuntimeArgType>(type);
   Type value = rt ? rt.getValueType() : type;
   text = text.trim();
