@@ -143,7 +143,8 @@ struct FoldTruncFConstant : OpRewritePattern<arith::TruncFOp> {
   LogicalResult matchAndRewrite(arith::TruncFOp op, PatternRewriter &rewriter) const override {
     auto type = dyn_cast<FloatType>(op.getType());
     FloatAttr input;
-    if (!type || !matchPattern(op.getIn(), m_Constant(&input)))
+    // An explicit rounding mode is the folder's to honour.
+    if (!type || op.getRoundingmodeAttr() || !matchPattern(op.getIn(), m_Constant(&input)))
       return failure();
     llvm::APFloat value = input.getValue();
     bool lost;
