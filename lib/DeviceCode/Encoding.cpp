@@ -307,6 +307,14 @@ void transfer(IO &io, Instruction &inst) {
 }
 
 template <typename IO>
+void transfer(IO &io, LaunchValue &v) {
+  io.str(v.name);
+  io.u32(v.arg);
+  io.str(v.type);
+  io.str(v.value);
+}
+
+template <typename IO>
 void transfer(IO &io, Symbol &s) {
   io.str(s.name);
   io.str(s.elementType);
@@ -366,7 +374,7 @@ std::vector<uint8_t> dc::encodeBundle(const Bundle &input) {
   std::vector<uint8_t> out;
   putU32(out, kBundleMagic);
   putU32(out, kBundleVersion);
-  putU32(out, uint32_t(2 + bundle.programs.size()));
+  putU32(out, uint32_t(3 + bundle.programs.size()));
   {
     Writer w;
     w.str(bundle.device);
@@ -378,6 +386,13 @@ std::vector<uint8_t> dc::encodeBundle(const Bundle &input) {
       for (Symbol &s : bundle.symbols)
         transfer(w, s);
     appendSection(out, SectionKind::Symbols, w.out);
+  }
+  {
+    Writer w;
+    if (w.length(bundle.launchValues))
+      for (LaunchValue &v : bundle.launchValues)
+        transfer(w, v);
+    appendSection(out, SectionKind::LaunchValues, w.out);
   }
   for (Program &p : bundle.programs) {
     Writer w;
@@ -402,12 +417,12 @@ llvm::Expected<Bundle> dc::decodeBundle(llvm::ArrayRef<uint8_t> bytes, StringRef
   header.u32(sections);
   if (!header.ok())
     return decodeError(name, "truncated header");
-  if (version != kBundleVersion)
+  if (version < kOldestBundleVersion || version > kBundleVersion)
     return decodeError(name, llvm::formatv("unsupported bundle version {0} "
-                                           "(this ktflow reads version {1})",
-                                           version, kBundleVersion));
+                                           "(this ktflow reads versions {1} to {2})",
+                                           version, kOldestBundleVersion, kBundleVersion));
   Bundle bundle;
-  bool sawDevice = false, sawSymbols = false;
+  bool sawDevice = false, sawSymbols = false, sawLaunchValues = false;
   size_t pos = 12;
   for (uint32_t s = 0; s < sections; ++s) {
     if (bytes.size() - pos < 12)
@@ -442,9 +457,29 @@ llvm::Expected<Bundle> dc::decodeBundle(llvm::ArrayRef<uint8_t> bytes, StringRef
           transfer(r, sym);
         }
       break;
+    case SectionKind::LaunchValues:
+      if (version < 2)
+        return decodeError(name, llvm::formatv("at byte {0}: a launch-values section in a "
+                                               "version {1} bundle",
+                                               pos - 12, version));
+      if (sawLaunchValues)
+        return decodeError(name, "two launch-values sections");
+      if (!sawSymbols || !bundle.programs.empty())
+        return decodeError(name, "the launch-values section must follow the symbols and "
+                                 "precede the programs");
+      sawLaunchValues = true;
+      if (r.length(bundle.launchValues))
+        for (LaunchValue &v : bundle.launchValues) {
+          if (!r.ok())
+            break;
+          transfer(r, v);
+        }
+      break;
     case SectionKind::Program:
       if (!sawSymbols)
         return decodeError(name, "program section before the symbol section");
+      if (version >= 2 && !sawLaunchValues)
+        return decodeError(name, "program section before the launch-values section");
       bundle.programs.emplace_back();
       transfer(r, bundle.programs.back());
       break;
@@ -466,6 +501,8 @@ llvm::Expected<Bundle> dc::decodeBundle(llvm::ArrayRef<uint8_t> bytes, StringRef
                                            bytes.size() - pos));
   if (!sawDevice || !sawSymbols)
     return decodeError(name, "missing device or symbol section");
+  if (version >= 2 && !sawLaunchValues)
+    return decodeError(name, "missing launch-values section");
   if (llvm::Error e = verifyBundle(bundle, name))
     return std::move(e);
   return bundle;

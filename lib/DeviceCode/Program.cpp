@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/DeviceCode/Program.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -232,6 +234,19 @@ public:
                                       s.name, s.size.count(),
                                       toBytes(Elements(elements), *size).count())
                             .str());
+    }
+    llvm::StringSet<> launchNames;
+    for (size_t i = 0; i < bundle.launchValues.size(); ++i) {
+      const LaunchValue &v = bundle.launchValues[i];
+      std::string at = llvm::formatv("launch value #{0}", i).str();
+      if (!isTextName(v.name))
+        return fail(at, "name '" + v.name + "' is not a word of letters, digits, '_', '.' "
+                                            "and '$'");
+      if (!launchNames.insert(v.name).second)
+        return fail(at, "'" + v.name + "' is given twice");
+      if (!sameLaunchValue(v, v.value))
+        return fail(at, "'" + v.name + "' has value '" + v.value + "', which is not a " +
+                            v.type + " value (types: index, iN, f16, bf16, f32, f64)");
     }
     for (size_t p = 0; p < bundle.programs.size(); ++p)
       if (llvm::Error e = program(p, bundle.programs[p]))
@@ -507,6 +522,43 @@ private:
   StringRef where;
 };
 } // namespace
+
+/// The float semantics of a launch value's type name, if it is a float.
+static const llvm::fltSemantics *floatSemantics(StringRef type) {
+  if (type == "f16")
+    return &llvm::APFloat::IEEEhalf();
+  if (type == "bf16")
+    return &llvm::APFloat::BFloat();
+  if (type == "f32")
+    return &llvm::APFloat::IEEEsingle();
+  if (type == "f64")
+    return &llvm::APFloat::IEEEdouble();
+  return nullptr;
+}
+
+std::optional<bool> dc::sameLaunchValue(const LaunchValue &launch, StringRef text) {
+  text = text.trim();
+  StringRef recorded = StringRef(launch.value).trim();
+  if (const llvm::fltSemantics *semantics = floatSemantics(launch.type)) {
+    double a, b;
+    if (text.getAsDouble(a) || recorded.getAsDouble(b))
+      return std::nullopt;
+    llvm::APFloat x(a), y(b);
+    bool lost;
+    x.convert(*semantics, llvm::APFloat::rmNearestTiesToEven, &lost);
+    y.convert(*semantics, llvm::APFloat::rmNearestTiesToEven, &lost);
+    return x.bitwiseIsEqual(y);
+  }
+  unsigned width = 0;
+  StringRef type = launch.type;
+  if (type != "index" && (!type.consume_front("i") || type.getAsInteger(10, width) ||
+                          width == 0 || width > 64))
+    return std::nullopt;
+  int64_t a, b;
+  if (text.getAsInteger(0, a) || recorded.getAsInteger(0, b))
+    return std::nullopt;
+  return a == b;
+}
 
 llvm::Error dc::verifyBundle(const Bundle &bundle, StringRef where) {
   return Verifier(bundle, where).run();

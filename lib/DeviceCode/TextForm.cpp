@@ -1,6 +1,7 @@
 //===- TextForm.cpp - printing and parsing the device-code text form ------===//
 //
-// The text form is line oriented: a header line, `device`, `symbol` lines,
+// The text form is line oriented: a header line, `device`, `launch` lines (the
+// launch values the code was specialized for), `symbol` lines,
 // then per program a `program` line with optional `instances`, `table` and
 // `row` lines followed by one instruction per line. Operands are separated
 // by commas or blanks and never contain either, so the parser splits a line
@@ -158,6 +159,8 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
 void dc::printBundle(const Bundle &b, llvm::raw_ostream &os) {
   os << "ktdc " << kTextVersion << "\n";
   os << "device " << (b.device.empty() ? "-" : b.device) << "\n";
+  for (const LaunchValue &v : b.launchValues)
+    os << "launch " << v.name << " arg" << v.arg << " " << v.type << " " << v.value << "\n";
   for (const Symbol &s : b.symbols) {
     os << "symbol $" << s.name << " " << s.elementType << " ";
     if (s.shape.empty())
@@ -242,6 +245,13 @@ public:
         if (words.size() != 2)
           return error(words[0], "expected 'device NAME'");
         bundle.device = words[1].text == "-" ? "" : words[1].text.str();
+        continue;
+      }
+      if (key == "launch") {
+        if (current || !bundle.symbols.empty())
+          return error(words[0], "launch values must precede the symbols and programs");
+        if (!launchValue())
+          return takeError();
         continue;
       }
       if (key == "symbol") {
@@ -479,6 +489,22 @@ private:
     t.depth = uint32_t(depthValue);
     t.stride = Bytes(strideValue);
     a.terms.push_back(t);
+    return true;
+  }
+
+  bool launchValue() {
+    if (words.size() != 5)
+      return fail(words[0], "expected 'launch NAME argN TYPE VALUE'");
+    LaunchValue v;
+    v.name = words[1].text.str();
+    StringRef arg = words[2].text;
+    if (!arg.consume_front("arg") || arg.getAsInteger(10, v.arg))
+      return fail(words[2], "expected argN, the kernel argument's position");
+    v.type = words[3].text.str();
+    v.value = words[4].text.str();
+    if (!sameLaunchValue(v, v.value))
+      return fail(words[4], "'" + words[4].text + "' is not a " + v.type + " value");
+    bundle.launchValues.push_back(std::move(v));
     return true;
   }
 

@@ -19,6 +19,7 @@
 #include "KernelAnalysis.h"
 #include "ktflow/Interp/Npy.h"
 #include "ktflow/Interp/RandomContents.h"
+#include "ktflow/KTDP/LaunchArgs.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -105,7 +106,8 @@ public:
     if (def->getNumOperands() == 2 && isa<arith::AddIOp, arith::SubIOp, arith::MulIOp,
                                          arith::DivUIOp, arith::DivSIOp, arith::RemUIOp,
                                          arith::RemSIOp, arith::FloorDivSIOp,
-                                         arith::CeilDivSIOp>(def)) {
+                                         arith::CeilDivSIOp, arith::MinSIOp, arith::MaxSIOp,
+                                         arith::MinUIOp, arith::MaxUIOp>(def)) {
       auto a = sub(def->getOperand(0)), b = sub(def->getOperand(1));
       if (!a || !b)
         return std::nullopt;
@@ -115,6 +117,11 @@ public:
         return *a - *b;
       if (isa<arith::MulIOp>(def))
         return *a * *b;
+      // Sizes and extents are non-negative, where signed and unsigned agree.
+      if (isa<arith::MinSIOp, arith::MinUIOp>(def))
+        return std::min(*a, *b);
+      if (isa<arith::MaxSIOp, arith::MaxUIOp>(def))
+        return std::max(*a, *b);
       if (*b == 0 || *b == -1)
         return std::nullopt;
       if (isa<arith::RemUIOp, arith::RemSIOp>(def))
@@ -233,13 +240,6 @@ static bool viewGeometry(const GlobalViewSite &site, StaticEvaluator &eval,
   return true;
 }
 
-static std::optional<int64_t> parseInteger(llvm::StringRef text) {
-  int64_t v;
-  if (text.getAsInteger(0, v))
-    return std::nullopt;
-  return v;
-}
-
 LogicalResult Interpreter::bindArguments(func::FuncOp kernel) {
   Block &entry = kernel.getBody().front();
   unsigned numArgs = entry.getNumArguments();
@@ -248,26 +248,19 @@ LogicalResult Interpreter::bindArguments(func::FuncOp kernel) {
     auto it = names.find(entry.getArgument(i));
     argNames[i] = it != names.end() ? it->second : "arg" + std::to_string(i);
   }
-  auto argIndex = [&](llvm::StringRef name) -> std::optional<unsigned> {
-    for (unsigned i = 0; i < numArgs; ++i)
-      if (argNames[i] == name)
-        return i;
-    if (name.consume_front("arg")) {
-      unsigned i;
-      if (!name.getAsInteger(10, i) && i < numArgs)
-        return i;
-    }
-    return std::nullopt;
+  auto argIndex = [&](llvm::StringRef name) {
+    return ktdp::resolveArgumentName(argNames, name);
   };
 
   // Parse the command-line bindings.
   std::map<unsigned, std::string> boundText;
   std::map<std::string, std::string> fixedBufferFiles;
   for (const std::string &binding : options.args) {
-    auto [name, value] = llvm::StringRef(binding).split('=');
-    if (value.empty() && !llvm::StringRef(binding).contains('='))
+    std::optional<ktdp::ArgBinding> split = ktdp::splitArgBinding(binding);
+    if (!split)
       return kernel.emitError("argument binding '") << binding
              << "' must have the form NAME=FILE.npy or NAME=VALUE";
+    llvm::StringRef name = split->name, value = split->value;
     auto index = argIndex(name);
     if (!index) {
       if (name.starts_with("addr")) { // a buffer at a constant address
@@ -322,33 +315,15 @@ LogicalResult Interpreter::bindArguments(func::FuncOp kernel) {
       return kernel.emitError("argument '") << b.name << "' has type " << type
              << ", which the interpreter cannot bind (memref and tensor "
                 "arguments do not occur in KTIR kernels)";
+    std::string error;
+    FailureOr<TypedAttr> launch = ktdp::parseLaunchValue(arg.getType(), text, b.name, error);
+    if (failed(launch))
+      return kernel.emitError(error);
     Scalar value;
-    if (isFloatKind(*kind)) {
-      double d;
-      if (llvm::StringRef(text).trim().getAsDouble(d))
-        return kernel.emitError("value '") << text << "' for argument '" << b.name
-               << "' is not a " << kindName(*kind) << " number";
-      value = Scalar::ofFloat(*kind, d);
+    if (auto f = dyn_cast<FloatAttr>(*launch)) {
+      value = Scalar::ofFloat(*kind, f.getValueAsDouble());
     } else {
-      std::optional<int64_t> v = parseInteger(llvm::StringRef(text).trim());
-      if (!v && text == "true")
-        v = 1;
-      if (!v && text == "false")
-        v = 0;
-      if (!v)
-        return kernel.emitError("value '") << text << "' for argument '" << b.name
-               << "' is not an integer";
-      value = Scalar::ofInt(*kind, *v);
-      if (rt) {
-        if (rt->granularity && value.i % *rt->granularity != 0)
-          return kernel.emitError("runtime argument '")
-                 << b.name << "' = " << value.i << " is not a multiple of its granularity "
-                 << *rt->granularity;
-        if (rt->upperbound && value.i > *rt->upperbound)
-          return kernel.emitError("runtime argument '")
-                 << b.name << "' = " << value.i << " exceeds its upperbound "
-                 << *rt->upperbound;
-      }
+      value = Scalar::ofInt(*kind, cast<IntegerAttr>(*launch).getValue().getSExtValue());
       eval.known[arg] = value.i;
     }
     b.value = text;

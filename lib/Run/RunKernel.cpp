@@ -18,6 +18,8 @@
 
 #include "ktflow/Cost/Workload.h"
 #include "ktflow/Interp/Float16.h"
+#include "ktflow/KTDP/LaunchArgs.h"
+#include "ktflow/Run/LaunchValues.h"
 #include "ktflow/Lower/LowerSchedule.h"
 #include "ktflow/Schedule/Plan.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
@@ -201,6 +203,22 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   ktsched::ScheduleOptions scheduleOptions;
   scheduleOptions.arch = options.arch;
   scheduleOptions.plan = options.plan;
+  // The scalars bound on the command line are launch values the compiled
+  // code is specialized on, as `ktflow compile --arg` does; by position,
+  // so a module without source names resolves them the same way.
+  const auto &bindings = initial.bindings();
+  {
+    std::vector<std::string> names;
+    for (const interp::ArgumentBinding &b : bindings)
+      names.push_back(b.name);
+    for (const std::string &text : options.args) {
+      std::optional<ktdp::ArgBinding> binding = ktdp::splitArgBinding(text);
+      std::optional<unsigned> index =
+          binding ? ktdp::resolveArgumentName(names, binding->name) : std::nullopt;
+      if (index && bindings[*index].kind != interp::ArgumentBinding::Kind::Buffer)
+        scheduleOptions.args.push_back("arg" + std::to_string(*index) + "=" + binding->value);
+    }
+  }
   mlir::PassManager pm(module.getContext());
   ktsched::buildSchedulePipeline(pm, scheduleOptions);
   if (mlir::failed(pm.run(*scheduled)))
@@ -209,7 +227,6 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   llvm::raw_string_ostream planStream(planJson);
   ktsched::writePlan(*scheduled, planStream);
   lower::LowerOptions lowerOptions;
-  const auto &bindings = initial.bindings();
   for (size_t i = 0; i < bindings.size(); ++i)
     if (bindings[i].kind == interp::ArgumentBinding::Kind::Scalar) {
       double value = 0;
@@ -224,6 +241,7 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   report.compileMs = millisecondsSince(compileStart);
   report.decisions = ktsched::listDecisions(*scheduled);
   report.bundle = std::move(lowered->bundle);
+  recordLaunchValues(*scheduled, report.bundle);
   // The roofline's work, from the schedule alone (docs/cost.md).
   mlir::FailureOr<arch::Workload> workload = cost::computeWorkload(*scheduled, model);
   if (mlir::failed(workload))

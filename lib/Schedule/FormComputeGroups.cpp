@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/KTDP/IntegerSetUtils.h"
 #include "ktflow/KTDP/KTDPOps.h"
+#include "ktflow/Schedule/LaunchValues.h"
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 #include "ktflow/Schedule/SupportedOps.h"
@@ -391,6 +392,9 @@ LogicalResult KernelBuilder::build() {
   builder.setInsertionPoint(func);
   auto kernel = KernelOp::create(builder, func.getLoc(), func.getSymName(), grid,
                                          (int64_t)func.getNumArguments());
+  // The launch values it was specialized for travel with the schedule.
+  if (Attribute launch = func->getAttr(kLaunchValuesAttr))
+    kernel->setAttr(kLaunchValuesAttr, launch);
   kernel.getBody().emplaceBlock();
   if (failed(buildTensors(kernel)))
     return failure();

@@ -1,6 +1,7 @@
 //===- SchedulePipeline.cpp - KTIR to schedule, as a library --------------===//
 //
-// The scheduler in the order of DESIGN.md: input check, compute groups,
+// The scheduler in the order of DESIGN.md: specialization on the launch
+// values, input check, compute groups,
 // initial pipeline, flattening of dense rows that are not whole vectors,
 // path expansion, nesting, buffering, grid-tile merge, instance split, tile
 // selection, an optional plan replay, grid-tile classes and their shares, the
@@ -17,6 +18,9 @@ using namespace ktflow::ktsched;
 
 void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
                                             const ScheduleOptions &options) {
+  SpecializeOptions specialize;
+  specialize.args.assign(options.args.begin(), options.args.end());
+  pm.addPass(createSpecialize(specialize));
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());
   pm.addPass(createBuildInitialPipeline({options.arch}));

@@ -32,6 +32,10 @@ FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndex(Value value, Value loopI
       return getAffineConstantExpr(i.getInt(), ctx);
     return failure();
   }
+  // Casts between index and integers keep the value (subscripts and bounds
+  // are far inside both ranges).
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return traceAffineIndex(def->getOperand(0), loopIv);
   if (def->getNumOperands() != 2)
     return failure();
   FailureOr<AffineExpr> lhs = traceAffineIndex(def->getOperand(0), loopIv);
@@ -49,9 +53,13 @@ FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndex(Value value, Value loopI
     return failure();
   }
   if (rhsConst && rhsConst.getValue() > 0) {
-    if (isa<arith::DivUIOp, arith::DivSIOp>(def))
+    // Grid coordinates and loop variables are non-negative, so truncating
+    // and flooring division agree on what they index.
+    if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(def))
       return lhs->floorDiv(rhsConst.getValue());
-    if (isa<arith::RemUIOp>(def))
+    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
+      return lhs->ceilDiv(rhsConst.getValue());
+    if (isa<arith::RemUIOp, arith::RemSIOp>(def))
       return *lhs % rhsConst.getValue();
   }
   return failure();

@@ -14,12 +14,14 @@
 #include "ktflow/KTDP/IntegerSetUtils.h"
 #include "ktflow/KTDP/KTDPOps.h"
 #include "ktflow/KTDP/KTDPTypes.h"
+#include "ktflow/KTDP/LaunchArgs.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace ktflow;
@@ -37,6 +39,19 @@ static const OpSupport kSupportedOps[] = {
     {"arith.divui", OpRole::Index, ""},
     {"arith.divsi", OpRole::Index, ""},
     {"arith.remui", OpRole::Index, ""},
+    {"arith.remsi", OpRole::Index, ""},
+    {"arith.floordivsi", OpRole::Index, ""},
+    {"arith.ceildivsi", OpRole::Index, ""},
+    {"arith.ceildivui", OpRole::Index, ""},
+    {"arith.cmpi", OpRole::Index, ""},
+    {"arith.select", OpRole::Index, ""},
+    {"arith.minsi", OpRole::Index, ""},
+    {"arith.maxsi", OpRole::Index, ""},
+    {"arith.minui", OpRole::Index, ""},
+    {"arith.maxui", OpRole::Index, ""},
+    {"arith.index_cast", OpRole::Index, ""},
+    {"arith.index_castui", OpRole::Index, ""},
+    {"ktdp.runtime_arg_extract", OpRole::Index, ""},
     {"ktdp.construct_memory_view", OpRole::View, ""},
     {"ktdp.construct_access_tile", OpRole::View, ""},
     {"ktdp.load", OpRole::Load, ""},
@@ -81,7 +96,6 @@ static const std::pair<StringLiteral, StringLiteral> kMissing[] = {
     {"linalg.generic", "generic bodies"},
     {"ktdp.construct_indirect_access_tile", "indirect (gather/scatter) transfers"},
     {"ktdp.construct_distributed_memory_view", "transfers over distributed views"},
-    {"ktdp.runtime_arg_extract", "launch-time sizes (runtime_arg)"},
     {"ktdp.inter_tile_produce", "experimental inter-tile communication"},
     {"ktdp.inter_tile_reduce", "experimental inter-tile communication"},
     {"ktdp.inter_tile_consume", "experimental inter-tile communication"},
@@ -105,6 +119,67 @@ const OpSupport *ktflow::ktsched::lookupOpSupport(StringRef name) {
 
 const OpSupport *ktflow::ktsched::lookupOpSupport(Operation *op) {
   return lookupOpSupport(op->getName().getStringRef());
+}
+
+/// The kernel's scalar argument `value` is computed from that no launch
+/// value binds (ktsched-specialize substituted the bound ones), if any: a
+/// diagnostic can then name the argument to bind instead of the arithmetic.
+static std::optional<std::string> unboundArgument(Value value) {
+  llvm::SmallVector<Value> work = {value};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      if (func && !ktdp::isBufferBase(arg))
+        return ktdp::argumentNames(func)[arg.getArgNumber()];
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(def).second || def->getNumRegions() != 0)
+      continue;
+    for (Value operand : def->getOperands())
+      work.push_back(operand);
+  }
+  return std::nullopt;
+}
+
+/// The op whose result first stops `value` from tracing to an affine
+/// expression of the grid coordinates and `iv`: following operands that do
+/// not trace, the deepest op whose operands all do (an arith.minsi of tile
+/// ids that specialization could not fold).
+static Operation *firstNonAffineOp(Value value, Value iv) {
+  Operation *def = value.getDefiningOp();
+  while (def) {
+    Value next;
+    for (Value operand : def->getOperands())
+      if (failed(traceAffineIndex(operand, iv)) && operand.getDefiningOp()) {
+        next = operand;
+        break;
+      }
+    if (!next)
+      return def;
+    def = next.getDefiningOp();
+  }
+  return nullptr;
+}
+
+/// Why `value` is not usable where a constant or an affine index is needed:
+/// " (it depends on kernel argument 'n', which no launch value binds: pass
+/// --arg n=VALUE)" when it does; for an index that does not trace (with
+/// loop variable `iv`), the op that stops it; else "".
+static std::string bindHint(Value value, Value iv = {}) {
+  if (std::optional<std::string> name = unboundArgument(value))
+    return " (it depends on kernel argument '" + *name +
+           "', which no launch value binds: pass --arg " + *name + "=VALUE)";
+  if (!value.getType().isIntOrIndex() || succeeded(traceAffineIndex(value, iv)))
+    return "";
+  if (Operation *op = firstNonAffineOp(value, iv))
+    return (" ('" + op->getName().getStringRef() +
+            "' does not fold to an affine expression: its value differs between grid "
+            "tiles or loop iterations)")
+        .str();
+  return "";
 }
 
 static bool isScheduledFloat(Type type) { return type.isF16() || type.isF32() || type.isBF16(); }
@@ -185,9 +260,12 @@ static LogicalResult checkView(ktdp::ConstructMemoryViewOp view) {
     return view.emitError("'ktdp.construct_memory_view' in ")
            << view.getMemorySpace()
            << " not supported: program-owned scratchpad staging is missing";
-  if (!view.getSizes().empty() || !view.getStrides().empty())
+  if (!view.getSizes().empty() || !view.getStrides().empty()) {
+    Value dynamic = !view.getSizes().empty() ? view.getSizes()[0] : view.getStrides()[0];
     return view.emitError("'ktdp.construct_memory_view' with SSA sizes or strides not "
-                          "supported: scheduling needs static shapes");
+                          "supported: scheduling needs static shapes")
+           << bindHint(dynamic);
+  }
   if (!view.getCoordinateSet())
     return view.emitError("'ktdp.construct_memory_view' without coordinate_set not supported");
   ktdp::BoundingBox box = ktdp::computeBoundingBox(*view.getCoordinateSet());
@@ -235,6 +313,11 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
                               << "' not supported by the scheduler: it is not in the "
                                  "supported-op table";
   }
+  if (entry->role == OpRole::Index)
+    for (Type type : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (isa<ShapedType>(type))
+        return op->emitError("'") << op->getName() << "' on " << type
+                                  << " not supported: index arithmetic is on scalars";
   for (Type type : op->getResultTypes())
     if (failed(checkTensor(op, type)))
       return failure();
@@ -243,10 +326,16 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
       return failure();
 
   if (auto func = dyn_cast<func::FuncOp>(op)) {
-    for (Type arg : func.getArgumentTypes())
-      if (!arg.isIndex() && !isScheduledFloat(arg))
+    for (Type arg : func.getArgumentTypes()) {
+      Type value = arg;
+      if (auto rt = dyn_cast<ktdp::RuntimeArgType>(arg))
+        value = rt.getValueType();
+      if (!value.isIntOrIndex() && !isScheduledFloat(value))
         return func.emitError("kernel argument of type ")
-               << arg << " not supported: arguments are index base addresses or f16/bf16/f32 scalars";
+               << arg
+               << " not supported: arguments are index base addresses, or index, "
+                  "integer and f16/bf16/f32 scalars (launch values)";
+    }
     if (func.getNumResults() != 0)
       return func.emitError("kernel with results not supported");
     return success();
@@ -257,12 +346,14 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
                             "are missing");
     if (loop->getParentOfType<scf::ForOp>())
       return loop.emitError("nested 'scf.for' not supported: one loop level is scheduled");
-    if (failed(traceAffineIndex(loop.getLowerBound(), {})) ||
-        failed(traceAffineIndex(loop.getUpperBound(), {})))
-      return loop.emitError("'scf.for' bounds must be affine in the grid coordinates");
+    for (Value bound : {loop.getLowerBound(), loop.getUpperBound()})
+      if (failed(traceAffineIndex(bound, {})))
+        return loop.emitError("'scf.for' bounds must be affine in the grid coordinates")
+               << bindHint(bound);
     auto step = getConstantIntValue(loop.getStep());
     if (!step || *step <= 0)
-      return loop.emitError("'scf.for' step must be a positive constant");
+      return loop.emitError("'scf.for' step must be a positive constant")
+             << bindHint(loop.getStep());
     return success();
   }
   if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(op))
@@ -276,16 +367,22 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
     for (Value index : tile.getIndices())
       if (failed(traceAffineIndex(index, iv)))
         return tile.emitError("'ktdp.construct_access_tile' subscript not supported: it must "
-                              "be affine in the grid coordinates and the loop variable");
+                              "be affine in the grid coordinates and the loop variable")
+               << bindHint(index, iv);
     return success();
   }
   if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
     return checkReduce(reduce);
+  if (auto extract = dyn_cast<ktdp::RuntimeArgExtractOp>(op))
+    return extract.emitError("'ktdp.runtime_arg_extract' of the launch value not supported: "
+                             "symbolic launch values are missing")
+           << bindHint(extract.getInput());
   if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
     Value input = splat.getInput();
     if (!isa<BlockArgument>(input) && !input.getDefiningOp<arith::ConstantOp>())
       return splat.emitError("'tensor.splat' of a computed scalar not supported: splat a "
-                             "kernel argument or a constant");
+                             "kernel argument or a constant")
+             << bindHint(input);
     return success();
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {

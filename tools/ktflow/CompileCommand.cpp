@@ -3,8 +3,9 @@
 // Runs the scheduler library (ktflow/Schedule/SchedulePipeline.h) on a KTIR
 // file for one architecture. `--emit=schedule` prints the schedule IR;
 // `--dump-plan FILE` writes its decisions as JSON; `--plan FILE` replays an
-// edited plan. Diagnostics go to stderr with locations; exit status 1 on
-// any error.
+// edited plan; `--arg NAME=VALUE` specializes the kernel on a launch value
+// (ktsched-specialize), and the bundle records the values. Diagnostics go
+// to stderr with locations; exit status 1 on any error.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
@@ -14,6 +15,7 @@
 #include "ktflow/DeviceCode/Encoding.h"
 #include "ktflow/DeviceCode/TextForm.h"
 #include "ktflow/Lower/LowerSchedule.h"
+#include "ktflow/Run/LaunchValues.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Plan.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
@@ -59,11 +61,12 @@ static cl::opt<std::string> compileOutput("o",
                                           cl::value_desc("FILE"),
                                           cl::cat(ktflow::tool::outputCategory()),
                                           cl::sub(compileCmd));
-static cl::list<std::string> compileScalars("arg",
-                                            cl::desc("value of a scalar argument: INDEX=VALUE"),
-                                            cl::value_desc("INDEX=VALUE"),
-                                            cl::cat(ktflow::tool::inputCategory()),
-                                            cl::sub(compileCmd));
+static cl::list<std::string>
+    compileScalars("arg",
+                   cl::desc("specialize on a launch value: NAME=VALUE, NAME as written in "
+                            "the kernel or argN (docs/run.md, \"Launch values\")"),
+                   cl::value_desc("NAME=VALUE"), cl::cat(ktflow::tool::inputCategory()),
+                   cl::sub(compileCmd));
 static cl::opt<int64_t> compileDepth("depth", cl::desc("buffer depth (default 2)"), cl::init(2),
                                      cl::cat(ktflow::tool::scheduleCategory()),
                                      cl::sub(compileCmd));
@@ -97,6 +100,7 @@ static int runCompile() {
   options.arch = compileArch;
   options.depth = compileDepth;
   options.plan = compilePlan;
+  options.args.assign(compileScalars.begin(), compileScalars.end());
   mlir::PassManager pm(&context);
   ktflow::ktsched::buildSchedulePipeline(pm, options);
   if (mlir::failed(pm.run(*module)))
@@ -117,20 +121,11 @@ static int runCompile() {
     if (!model)
       return 1;
     ktflow::lower::LowerOptions lowerOptions;
-    for (const std::string &arg : compileScalars) {
-      auto [index, value] = llvm::StringRef(arg).split('=');
-      int64_t i;
-      double v;
-      if (index.getAsInteger(10, i) || value.getAsDouble(v)) {
-        llvm::errs() << "ktflow compile: --arg " << arg << ": expected INDEX=VALUE\n";
-        return 1;
-      }
-      lowerOptions.scalarArgs[i] = v;
-    }
     mlir::FailureOr<ktflow::lower::LoweredKernel> lowered =
         ktflow::lower::lowerSchedule(*module, *model, lowerOptions);
     if (mlir::failed(lowered))
       return 1;
+    ktflow::run::recordLaunchValues(*module, lowered->bundle);
     if (!compileOutput.empty())
       if (llvm::Error err = ktflow::dc::writeBundleFile(compileOutput, lowered->bundle)) {
         llvm::errs() << "ktflow compile: " << llvm::toString(std::move(err)) << "\n";

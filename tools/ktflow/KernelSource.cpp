@@ -1,8 +1,10 @@
 //===- KernelSource.cpp - parse a kernel keeping its SSA names ------------===//
 #include "KernelSource.h"
 
+#include "ktflow/Interp/Interpreter.h"
 #include "ktflow/Support/ParseGuard.h"
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 
 #include <memory>
@@ -36,6 +38,18 @@ parseGuarded(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
     auto &ops = module->getBody()->getOperations();
     ops.splice(ops.end(), block->getOperations());
   }
+  // Argument names as written, where passes can read them.
+  if (asmState) {
+    ktflow::interp::SourceNames names = ktflow::interp::collectSourceNames(*asmState);
+    module->walk([&](mlir::func::FuncOp func) {
+      if (func.isExternal())
+        return;
+      for (mlir::BlockArgument arg : func.getBody().front().getArguments())
+        if (auto it = names.find(arg); it != names.end())
+          arg.setLoc(mlir::NameLoc::get(mlir::StringAttr::get(&context, it->second),
+                                        arg.getLoc()));
+    });
+  }
   if (mlir::failed(mlir::verify(*module))) {
     if (failedStage)
       *failedStage = "verification";
@@ -54,5 +68,6 @@ ktflow::tool::parseKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &c
 mlir::OwningOpRef<mlir::ModuleOp> ktflow::tool::parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                                 mlir::MLIRContext &context,
                                                                 llvm::StringRef bufferName) {
-  return parseGuarded(sourceMgr, context, nullptr, bufferName, nullptr);
+  mlir::AsmParserState asmState;
+  return parseGuarded(sourceMgr, context, &asmState, bufferName, nullptr);
 }

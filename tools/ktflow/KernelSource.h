@@ -3,7 +3,9 @@
 // `interp`, `run` and `fuzz` bind arguments by their source names, which MLIR
 // drops on parse; they parse through an AsmParserState to keep them. This is
 // the one place that does so, wraps bare top-level ops in a module (the
-// module may be omitted in KTIR) and verifies the result.
+// module may be omitted in KTIR) and verifies the result. It also gives each
+// kernel argument a NameLoc with its source name, which is how passes
+// (ktsched-specialize, the input check) resolve and name `--arg NAME`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_TOOLS_KTFLOW_KERNELSOURCE_H
@@ -26,7 +28,8 @@ mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     llvm::StringRef bufferName,
                                                     llvm::StringRef *failedStage = nullptr);
 
-/// The same without recording definitions (check, compile, gen --verify).
+/// The same without handing back the definitions (check, compile, gen
+/// --verify).
 mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     mlir::MLIRContext &context,
                                                     llvm::StringRef bufferName);

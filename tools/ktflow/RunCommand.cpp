@@ -21,6 +21,7 @@
 #include "ktflow/Interp/Npy.h"
 #include "ktflow/Report/HtmlReport.h"
 #include "ktflow/Schedule/ArchAccess.h"
+#include "ktflow/Run/LaunchValues.h"
 #include "ktflow/Run/RunKernel.h"
 #include "ktflow/Run/SymbolFiles.h"
 #include "ktflow/DeviceCode/TextForm.h"
@@ -119,6 +120,11 @@ static int runBundle(mlir::MLIRContext &context, const arch::ArchModel &model) {
   sim::SymbolData inputs;
   for (const std::string &arg : runArgs) {
     auto [name, file] = llvm::StringRef(arg).split('=');
+    if (const dc::LaunchValue *launch = run::findLaunchValue(*bundle, name)) {
+      if (llvm::Error e = run::checkLaunchValue(*launch, file))
+        return failWith(llvm::toString(std::move(e)));
+      continue;
+    }
     llvm::Expected<interp::NpyArray> array = interp::readNpy(file);
     if (!array)
       return failWith(llvm::toString(array.takeError()));

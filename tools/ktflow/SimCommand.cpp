@@ -19,6 +19,7 @@
 #include "ktflow/Interp/Npy.h"
 #include "ktflow/Interp/RandomContents.h"
 #include "ktflow/Interp/Value.h"
+#include "ktflow/Run/LaunchValues.h"
 #include "ktflow/Run/SymbolFiles.h"
 #include "ktflow/Sim/Simulator.h"
 #include "ktflow/Sim/StaticChecks.h"
@@ -40,8 +41,11 @@ static cl::opt<std::string> simArch("arch", cl::Required,
                                     cl::desc("Architecture description (name or file)"),
                                     cl::value_desc("NAME|FILE"),
                                     cl::cat(ktflow::tool::inputCategory()), cl::sub(simCmd));
-static cl::list<std::string> simArgs("arg", cl::desc("Bind an input symbol: NAME=FILE.npy"),
-                                     cl::value_desc("NAME=FILE.npy"),
+static cl::list<std::string> simArgs("arg",
+                                     cl::desc("Bind an input symbol: NAME=FILE.npy; or check a "
+                                              "launch value: NAME=VALUE must be the one the "
+                                              "code was compiled for"),
+                                     cl::value_desc("NAME=FILE.npy|NAME=VALUE"),
                                      cl::cat(ktflow::tool::inputCategory()), cl::sub(simCmd));
 static cl::opt<uint64_t> simSeed("seed",
                                  cl::desc("Seed for the contents of symbols no --arg binds "
@@ -138,11 +142,16 @@ static int runSim() {
   for (const std::string &arg : simArgs) {
     auto [nameRef, fileRef] = llvm::StringRef(arg).split('=');
     llvm::StringRef name = nameRef, file = fileRef;
+    if (const dc::LaunchValue *launch = run::findLaunchValue(*bundle, name)) {
+      if (llvm::Error e = run::checkLaunchValue(*launch, file))
+        return failWith(llvm::toString(std::move(e)));
+      continue;
+    }
     auto symbol = llvm::find_if(bundle->symbols,
                                 [&](const dc::Symbol &s) { return s.name == name; });
     if (file.empty() || symbol == bundle->symbols.end())
       return failWith("--arg " + arg + ": expected NAME=FILE.npy naming a symbol of " +
-                      simInput);
+                      simInput + ", or NAME=VALUE naming a launch value it was compiled for");
     llvm::Expected<interp::NpyArray> array = interp::readNpy(file);
     if (!array)
       return failWith(llvm::toString(array.takeError()));

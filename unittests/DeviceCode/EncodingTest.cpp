@@ -19,6 +19,8 @@ namespace {
 Bundle sampleBundle() {
   Bundle b;
   b.device = "sample";
+  b.launchValues.push_back({"n_rows", 2, "i32", "24"});
+  b.launchValues.push_back({"eps", 5, "f32", "1e-05"});
   b.symbols.push_back({"A", "f16", {4, 64}, Bytes(512), true, false});
   b.symbols.push_back({"C", "f32", {64}, Bytes(256), false, true});
   ProgramBuilder dma(b, "dma", {0, 1}, 2);
@@ -72,6 +74,60 @@ TEST(EncodingTest, RoundTripsThroughBinaryAndText) {
   llvm::Expected<Bundle> parsed = parseBundleText(text(b), "text");
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   EXPECT_EQ(encodeBundle(*parsed), bytes);
+}
+
+/// Reads the u32 / u64 at `pos` (little endian).
+uint64_t readLE(const std::vector<uint8_t> &bytes, size_t pos, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; ++i)
+    v |= uint64_t(bytes[pos + i]) << (8 * i);
+  return v;
+}
+
+TEST(EncodingTest, VersionOneBundlesReadWithoutLaunchValues) {
+  Bundle b = sampleBundle();
+  std::vector<uint8_t> bytes = encodeBundle(b);
+  ASSERT_EQ(readLE(bytes, 4, 4), 2u);
+  // Header, device and symbol sections, then the launch values: drop them
+  // and say version 1, as a bundle written before they existed.
+  size_t pos = 12;
+  for (int section = 0; section < 2; ++section)
+    pos += 12 + readLE(bytes, pos + 4, 8);
+  ASSERT_EQ(readLE(bytes, pos, 4), uint64_t(SectionKind::LaunchValues));
+  size_t launchBytes = 12 + readLE(bytes, pos + 4, 8);
+  std::vector<uint8_t> v1(bytes.begin(), bytes.begin() + pos);
+  v1.insert(v1.end(), bytes.begin() + pos + launchBytes, bytes.end());
+  v1[4] = 1;
+  v1[8] -= 1; // one section fewer
+  llvm::Expected<Bundle> old = decodeBundle(v1, "v1");
+  ASSERT_TRUE(bool(old)) << llvm::toString(old.takeError());
+  EXPECT_TRUE(old->launchValues.empty());
+  EXPECT_EQ(old->programs.size(), b.programs.size());
+  // A version 1 bundle cannot carry them.
+  std::vector<uint8_t> mixed = bytes;
+  mixed[4] = 1;
+  llvm::Expected<Bundle> bad = decodeBundle(mixed, "mixed");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("launch-values section in a version 1"),
+            std::string::npos);
+}
+
+TEST(EncodingTest, LaunchValuesCompareInTheirType) {
+  LaunchValue block{"block", 4, "index", "256"};
+  EXPECT_EQ(sameLaunchValue(block, "0x100"), std::optional<bool>(true));
+  EXPECT_EQ(sameLaunchValue(block, "255"), std::optional<bool>(false));
+  EXPECT_EQ(sameLaunchValue(block, "many"), std::nullopt);
+  // Floats compare after rounding to the type: both spellings are one f16.
+  LaunchValue scale{"scale", 5, "f16", "0.1"};
+  EXPECT_EQ(sameLaunchValue(scale, "0.10000001"), std::optional<bool>(true));
+  EXPECT_EQ(sameLaunchValue(scale, "0.2"), std::optional<bool>(false));
+  // A value that is not one of its type fails verification.
+  Bundle b = sampleBundle();
+  b.launchValues.push_back({"bad", 7, "i32", "0.5"});
+  llvm::Error e = verifyBundle(b, "built");
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("'bad' has value '0.5', which is not a i32 value"),
+            std::string::npos);
 }
 
 TEST(EncodingTest, EveryTruncationIsAnError) {

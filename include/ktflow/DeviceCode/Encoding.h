@@ -17,9 +17,13 @@ namespace ktflow::dc {
 
 /// "KTDC" little endian.
 constexpr uint32_t kBundleMagic = 0x4344544b;
-constexpr uint32_t kBundleVersion = 1;
+/// Version 2 added the launch-values section (written by every version-2
+/// bundle, between the symbols and the programs); version 1 bundles, which
+/// have none, still read (as specialized on no launch values).
+constexpr uint32_t kBundleVersion = 2;
+constexpr uint32_t kOldestBundleVersion = 1;
 
-enum class SectionKind : uint32_t { Device = 1, Symbols = 2, Program = 3 };
+enum class SectionKind : uint32_t { Device = 1, Symbols = 2, Program = 3, LaunchValues = 4 };
 
 std::vector<uint8_t> encodeBundle(const Bundle &bundle);
 /// Decodes and verifies; `name` (a file name) prefixes error messages.

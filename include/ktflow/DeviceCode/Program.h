@@ -206,9 +206,29 @@ struct Symbol {
   bool isInput = false, isOutput = false;
 };
 
+/// A launch value the code was specialized for (DESIGN.md, "Launch
+/// values"): scalar kernel argument `arg`, called `name` in the source, had
+/// `value` at compile time; the code is only valid for that value.
+struct LaunchValue {
+  std::string name;
+  uint32_t arg = 0;
+  /// The argument's (underlying) type as MLIR spells it: "index", "i32",
+  /// "f16", ...
+  std::string type;
+  /// The value as text that reads back exactly in `type` ("2000", "0.125").
+  std::string value;
+};
+
+/// Whether `text` is `launch`'s value in its type (integers compared
+/// exactly, floats after rounding to the type); std::nullopt when `text`
+/// is not a value of that type.
+std::optional<bool> sameLaunchValue(const LaunchValue &launch, llvm::StringRef text);
+
 struct Bundle {
   /// The architecture description the code was built for (informative).
   std::string device;
+  /// The launch values it was specialized for, in argument order.
+  std::vector<LaunchValue> launchValues;
   std::vector<Symbol> symbols;
   std::vector<Program> programs;
 };

@@ -18,6 +18,26 @@ class ArchPass<string name> : Pass<name, "::mlir::ModuleOp"> {
   ];
 }
 
+def Specialize : Pass<"ktsched-specialize", "::mlir::ModuleOp"> {
+  let summary = "Substitute bound launch values and fold the index arithmetic";
+  let description = [{
+    DESIGN.md, "Launch values": each `args` entry `NAME=VALUE` binds a
+    scalar kernel argument (`index`, an integer, a float, or a
+    `!ktdp.runtime_arg`) by its source name or `argN`; its uses become a
+    constant, and the scalar arithmetic (arith folders and canonicalization
+    patterns), runtime_arg guarantees and view sizes that are now constant
+    fold, so subscripts, loop bounds and trip counts are affine in the grid
+    coordinates and loop variables or constants. The bound values are
+    recorded on the kernel as `ktsched.launch_values`. Without `args` only
+    what is already constant folds.
+  }];
+  let options = [
+    ListOption<"args", "args", "std::string",
+               "launch values NAME=VALUE (NAME as written in the source, or argN)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CheckInput : Pass<"ktsched-check-input", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR outside the scheduler's coverage";
   let description = [{

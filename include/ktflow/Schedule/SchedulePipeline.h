@@ -5,6 +5,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <string>
+#include <vector>
 
 namespace ktflow::ktsched {
 
@@ -14,6 +15,9 @@ struct ScheduleOptions {
   int64_t depth = 2;
   /// A plan file to replay; empty for none.
   std::string plan;
+  /// Launch values `NAME=VALUE` the kernel is specialized for
+  /// (ktsched-specialize).
+  std::vector<std::string> args;
 };
 
 /// Adds the whole scheduler, input check to allocation, to `pm`.

@@ -13,7 +13,9 @@ inline constexpr unsigned kOriginDims = 4;
 
 /// Expresses an index value as an affine expression over (g0, g1, g2, iv):
 /// constants, ktdp.get_compute_tile_id results, `loopIv`, and +, -, * by a
-/// constant, / and % by a constant. Fails on anything else.
+/// constant, / (truncating, floor or ceil) and % by a constant, through
+/// index/integer casts. Fails on anything else (what ktsched-specialize
+/// could not fold: min, max, select of values that differ between tiles).
 mlir::FailureOr<mlir::AffineExpr> traceAffineIndex(mlir::Value value, mlir::Value loopIv);
 
 /// Bytes of one element of `type` (ktir.md §2.2).

@@ -14,3 +14,9 @@
 // LOOP: scf.for
 // REDUCE: func.func @reduce_f32
 // REDUCE: linalg.reduce
+// Launch values: i64, i32, index and f32 scalar arguments pass once bound
+// (their uses folded by ktsched-specialize; unsupported.mlir has the
+// unbound twin, named in the diagnostic).
+// RUN: ktflow-opt %S/../../Run/Inputs/launch_scaled_rows.mlir '-ktsched-specialize=args=arg2=24,arg3=128,arg4=4,arg5=0.5' -ktsched-check-input | FileCheck %s --check-prefix=LAUNCH
+// LAUNCH: func.func @scaled_rows(%arg0: index, %arg1: index, %arg2: i64, %arg3: i32, %arg4: index, %arg5: f32)
+// LAUNCH: scf.for %{{.*}} = %{{.*}} to %c24 step %c4

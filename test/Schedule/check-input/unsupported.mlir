@@ -92,7 +92,65 @@ func.func @reused_reduction() {
 
 // -----
 
-// expected-error @+1 {{kernel argument of type '!ktdp.runtime_arg<index, granularity=4>' not supported}}
+// A launch value nothing bound (ktsched-specialize would have substituted
+// it) is named, with the --arg that binds it.
 func.func @runtime(%m: !ktdp.runtime_arg<index, granularity=4>) {
+  // expected-error @+1 {{'ktdp.runtime_arg_extract' of the launch value not supported: symbolic launch values are missing (it depends on kernel argument 'arg0', which no launch value binds: pass --arg arg0=VALUE)}}
+  %v = ktdp.runtime_arg_extract value from %m : !ktdp.runtime_arg<index, granularity=4> -> index
+  return
+}
+
+// -----
+
+// The source name of an argument (a NameLoc, as the driver attaches it) is
+// the one the diagnostic asks to bind.
+#row = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#vec = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+func.func @unbound_block(%x: index, %block: index loc("block")) attributes {grid = [8]} {
+  %t = ktdp.get_compute_tile_id : index
+  %start = arith.muli %t, %block : index
+  %v = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {
+      coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  // expected-error @+1 {{'ktdp.construct_access_tile' subscript not supported: it must be affine in the grid coordinates and the loop variable (it depends on kernel argument 'block', which no launch value binds: pass --arg block=VALUE)}}
+  %a = ktdp.construct_access_tile %v[%start] {
+      access_tile_set = #vec, access_tile_order = affine_map<(d0) -> (d0)>} : memref<64xf16> -> !ktdp.access_tile<8xindex>
+  return
+}
+
+// -----
+
+// Index arithmetic is on scalars: a select of tensors is not index work.
+func.func @select_tensors(%c: i1) {
+  %a = arith.constant dense<1.0> : tensor<4xf16>
+  %b = arith.constant dense<2.0> : tensor<4xf16>
+  // expected-error @+1 {{'arith.select' on 'tensor<4xf16>' not supported: index arithmetic is on scalars}}
+  %s = arith.select %c, %a, %b : tensor<4xf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument of type 'memref<4xf16>' not supported: arguments are index base addresses, or index, integer and f16/bf16/f32 scalars (launch values)}}
+func.func @memref_argument(%m: memref<4xf16>) {
+  return
+}
+
+// -----
+
+// A clamp that differs between grid tiles does not fold after
+// specialization; the diagnostic names the op that stops the subscript.
+#row = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#vec = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+func.func @clamped(%x: index) attributes {grid = [8]} {
+  %c8 = arith.constant 8 : index
+  %c56 = arith.constant 56 : index
+  %t = ktdp.get_compute_tile_id : index
+  %start = arith.muli %t, %c8 : index
+  %clamped = arith.minsi %start, %c56 : index
+  %v = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {
+      coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  // expected-error @+1 {{'ktdp.construct_access_tile' subscript not supported: it must be affine in the grid coordinates and the loop variable ('arith.minsi' does not fold to an affine expression: its value differs between grid tiles or loop iterations)}}
+  %a = ktdp.construct_access_tile %v[%clamped] {
+      access_tile_set = #vec, access_tile_order = affine_map<(d0) -> (d0)>} : memref<64xf16> -> !ktdp.access_tile<8xindex>
   return
 }
