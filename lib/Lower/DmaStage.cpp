@@ -238,6 +238,24 @@ uint32_t GroupLowering::symbolOf(const Transfer &t, bool isOutput) {
   return bundle.symbols.size() - 1;
 }
 
+dc::Address GroupLowering::vectorInSlot(const Transfer &t, dc::Address slot,
+                                        bool &broadcast) const {
+  SmallVector<int64_t> pitch = bufferPitch(t);
+  broadcast = true;
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    int64_t d = t.dims[i];
+    if (d < 0)
+      continue;
+    int64_t stride = pitch[i];
+    if (d == (int64_t)space.size() - 1) {
+      stride *= vectorWidth;
+      broadcast = false;
+    }
+    slot.terms.push_back({uint32_t(d), Bytes(stride), 0});
+  }
+  return slot;
+}
+
 dc::Address GroupLowering::positionAddress(const Transfer &t, dc::Address slot,
                                            const SpacePosition &pos, bool &broadcast) const {
   SmallVector<int64_t> pitch = bufferPitch(t);

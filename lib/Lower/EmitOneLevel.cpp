@@ -158,21 +158,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   };
   // The address of the current vector of transfer t in slot (j, k).
   auto vectorAddress = [&](const Transfer &t, int64_t j, int64_t k, bool &broadcast) {
-    dc::Address address = slotAddress(t, j, k);
-    SmallVector<int64_t> pitch = bufferPitch(t);
-    broadcast = true;
-    for (size_t i = 0; i < t.dims.size(); ++i) {
-      int64_t d = t.dims[i];
-      if (d < 0)
-        continue;
-      int64_t stride = pitch[i];
-      if (d == (int64_t)space.size() - 1) {
-        stride *= vectorWidth;
-        broadcast = false;
-      }
-      address.terms.push_back({uint32_t(d), Bytes(stride), 0});
-    }
-    return address;
+    return vectorInSlot(t, slotAddress(t, j, k), broadcast);
   };
   Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
 

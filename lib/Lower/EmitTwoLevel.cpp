@@ -232,20 +232,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
     };
     // The address of the current vector of transfer t in inner slot k.
     auto vectorAddress = [&](const Transfer &t, int64_t k, bool &broadcast) {
-      dc::Address address = innerSlot(t, k);
-      SmallVector<int64_t> pitch = bufferPitch(t);
-      broadcast = true;
-      for (size_t i = 0; i < t.dims.size(); ++i) {
-        int64_t d = t.dims[i];
-        if (d < 0)
-          continue;
-        int64_t stride = pitch[i];
-        if (d == (int64_t)space.size() - 1) {
-          stride *= vectorWidth;
-          broadcast = false;
-        }
-        address.terms.push_back({uint32_t(d), Bytes(stride), 0});
-      }
+      dc::Address address = vectorInSlot(t, innerSlot(t, k), broadcast);
       checkAligned(t, address);
       return address;
     };

@@ -220,6 +220,10 @@ private:
   LogicalResult emitBody(ktunit::ProgramBuilder &vec, llvm::DenseMap<Value, ktunit::Reg> &reg,
                          llvm::function_ref<void(unsigned, ktunit::Reg)> sink,
                          const llvm::DenseMap<Value, ktunit::Reg> *fixed = nullptr);
+  /// The address of the current vector of transfer t in `slot` inside the
+  /// loop nest over a tile's space (loop d over space dim d, the last over
+  /// its vectors); `broadcast` says the transfer lacks the vector dimension.
+  dc::Address vectorInSlot(const Transfer &t, dc::Address slot, bool &broadcast) const;
   /// The address of the vector at `pos` in transfer t's slot `slot`;
   /// `broadcast` says the transfer lacks the vector dimension.
   dc::Address positionAddress(const Transfer &t, dc::Address slot, const SpacePosition &pos,
