@@ -5,6 +5,7 @@
 #include "ktflow/KTDP/KTDPDialect.h"
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Unit/Passes.h"
+#include "ktflow/Lower/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,4 +29,5 @@ void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
 void ktflow::registerAllPasses() {
   ktsched::registerSchedulePasses();
   ktunit::registerUnitPasses();
+  lower::registerLowerPasses();
 }

@@ -115,9 +115,9 @@ LogicalResult lowerUnitBundles(ModuleOp unit, const arch::ArchModel &model,
 
 } // namespace
 
-FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
-                                                      const arch::ArchModel &model,
-                                                      const LowerOptions &options) {
+FailureOr<LoweredKernel> ktflow::lower::lowerScheduleToUnit(ModuleOp module,
+                                                            const arch::ArchModel &model,
+                                                            const LowerOptions &options) {
   auto kernels = module.getOps<ks::KernelOp>();
   if (std::distance(kernels.begin(), kernels.end()) != 1) {
     module.emitError("expected exactly one scheduled kernel (ktsched.kernel)");
@@ -191,18 +191,28 @@ FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
           return failure();
       }
   }
+  addSymbols(*out.unit, out, symbols);
+  return out;
+}
+
+FailureOr<LoweredKernel> ktflow::lower::lowerSchedule(ModuleOp module,
+                                                      const arch::ArchModel &model,
+                                                      const LowerOptions &options) {
+  FailureOr<LoweredKernel> unit = lowerScheduleToUnit(module, model, options);
+  if (failed(unit))
+    return failure();
+  LoweredKernel &out = *unit;
   // The unit passes run on a copy: `out.unit` stays the lowering's own
   // output (channels, virtual registers), what `--emit=unit` shows and the
   // unit passes' lit tests start from.
   std::vector<size_t> groupStarts;
-  addSymbols(*out.unit, out, symbols);
   OwningOpRef<ModuleOp> working = cast<ModuleOp>(out.unit->getOperation()->clone());
   if (failed(lowerUnitBundles(*working, model, options, out, groupStarts)))
     return failure();
   mergeGroupPrograms(out.bundle, groupStarts, model);
   if (llvm::Error err = dc::verifyBundle(out.bundle, "lowered kernel")) {
-    kernel.emitError(llvm::toString(std::move(err)));
+    emitError(out.unit->getLoc()) << llvm::toString(std::move(err));
     return failure();
   }
-  return out;
+  return std::move(out);
 }

@@ -56,6 +56,12 @@ mlir::FailureOr<LoweredKernel> lowerSchedule(mlir::ModuleOp module,
                                              const arch::ArchModel &model,
                                              const LowerOptions &options = {});
 
+/// The first half of lowerSchedule: the unit IR only (`unit`, with the
+/// kernel's symbols; `bundle` holds the symbols and no programs yet).
+mlir::FailureOr<LoweredKernel> lowerScheduleToUnit(mlir::ModuleOp module,
+                                                   const arch::ArchModel &model,
+                                                   const LowerOptions &options = {});
+
 } // namespace ktflow::lower
 
 #endif // KTFLOW_LOWER_LOWERSCHEDULE_H
