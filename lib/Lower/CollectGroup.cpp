@@ -391,9 +391,14 @@ LogicalResult GroupLowering::collectComputeInputs(Operation *loadStage) {
       input = buffer.getSource();
     if (auto scalar = input.getDefiningOp<ks::ScalarArgOp>()) {
       auto it = options.scalarArgs.find(scalar.getArg());
-      if (it == options.scalarArgs.end())
-        return scalar.emitError("scalar argument ")
-               << scalar.getArg() << " needs a value at compile time (pass --arg NAME=VALUE)";
+      if (it == options.scalarArgs.end()) {
+        // The kernel source names its arguments by location (KernelSource).
+        std::string name = "arg" + std::to_string(scalar.getArg());
+        if (auto named = llvm::dyn_cast<NameLoc>(scalar.getLoc()))
+          name = named.getName().str();
+        return scalar.emitError("scalar argument '")
+               << name << "' needs a value at compile time (pass --arg " << name << "=VALUE)";
+      }
       in.splat = it->second;
     } else if (auto result = llvm::dyn_cast<OpResult>(input);
                result && result.getOwner() == loadStage) {
