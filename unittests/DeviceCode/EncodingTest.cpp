@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace ktflow;
 using namespace ktflow::dc;
 
@@ -42,6 +44,10 @@ Bundle sampleBundle() {
   vec.vconst(1, ElemType::F16, Elements(32), -0.1);
   vec.binary(Opcode::Max, 2, 0, 1);
   vec.unary(Opcode::Exp, 3, 2);
+  for (Opcode op : {Opcode::Sqrt, Opcode::Rsqrt, Opcode::Log, Opcode::Tanh, Opcode::Erf})
+    vec.unary(op, 11, 3);
+  vec.binary(Opcode::Pow, 12, 11, 3);
+  vec.ternary(Opcode::Fma, 13, 12, 11, 3);
   vec.cast(4, ElemType::F32, 3);
   vec.cmp(CmpPredicate::Ge, 5, 0, 1);
   vec.select(6, 5, 0, 1);
@@ -72,6 +78,29 @@ TEST(EncodingTest, RoundTripsThroughBinaryAndText) {
   llvm::Expected<Bundle> parsed = parseBundleText(text(b), "text");
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   EXPECT_EQ(encodeBundle(*parsed), bytes);
+}
+
+// Version 2 added the math instructions: a version-1 bundle reads as
+// before, one that claims version 1 but holds `fma` is rejected.
+TEST(EncodingTest, VersionOneBundlesHaveNoMathInstructions) {
+  std::vector<uint8_t> bytes = encodeBundle(sampleBundle());
+  ASSERT_EQ(bytes[4], kBundleVersion);
+  bytes[4] = 1;
+  llvm::Expected<Bundle> r = decodeBundle(bytes, "v1");
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("'sqrt' needs bundle version 2, the bundle "
+                                               "is version 1"),
+            std::string::npos);
+  Bundle old = sampleBundle();
+  auto &body = old.programs[1].body;
+  body.erase(std::remove_if(body.begin(), body.end(),
+                            [](const Instruction &i) { return firstVersionWith(i.op) > 1; }),
+             body.end());
+  std::vector<uint8_t> oldBytes = encodeBundle(old);
+  oldBytes[4] = 1;
+  llvm::Expected<Bundle> decoded = decodeBundle(oldBytes, "v1");
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
+  EXPECT_EQ(text(*decoded), text(old));
 }
 
 TEST(EncodingTest, EveryTruncationIsAnError) {

@@ -17,7 +17,15 @@ namespace ktflow::dc {
 
 /// "KTDC" little endian.
 constexpr uint32_t kBundleMagic = 0x4344544b;
-constexpr uint32_t kBundleVersion = 1;
+/// The version written. Version 2 added the math instructions (pow, fma,
+/// sqrt, rsqrt, log, tanh, erf); the reader still accepts version 1, whose
+/// bundles read as before, and rejects a version-1 bundle that uses them.
+constexpr uint32_t kBundleVersion = 2;
+/// The oldest version the reader accepts.
+constexpr uint32_t kOldestBundleVersion = 1;
+
+/// The first bundle version that has `op`.
+uint32_t firstVersionWith(Opcode op);
 
 enum class SectionKind : uint32_t { Device = 1, Symbols = 2, Program = 3 };
 

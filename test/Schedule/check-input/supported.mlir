@@ -14,3 +14,16 @@
 // LOOP: scf.for
 // REDUCE: func.func @reduce_f32
 // REDUCE: linalg.reduce
+
+// Every lane-wise math op of the table (sqrt, rsqrt, log, tanh, erf, powf,
+// fma, divf, exp, cmpf feeding select) passes the check.
+// RUN: ktflow-opt %S/../../Run/Inputs/math_ops.mlir -ktsched-check-input | FileCheck %s --check-prefix=MATH
+// MATH: math.sqrt
+// MATH: math.rsqrt
+// MATH: math.log
+// MATH: math.tanh
+// MATH: math.erf
+// MATH: math.powf
+// MATH: math.fma
+// MATH: arith.cmpf olt
+// MATH: arith.select

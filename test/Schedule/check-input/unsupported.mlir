@@ -96,3 +96,45 @@ func.func @reused_reduction() {
 func.func @runtime(%m: !ktdp.runtime_arg<index, granularity=4>) {
   return
 }
+
+// -----
+
+func.func @unordered_less() {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  // expected-error @+1 {{'arith.cmpf' predicate 'ult' not supported: lane-wise compares are olt, ole, ogt, oge, oeq and une}}
+  %m = arith.cmpf ult, %z, %z : tensor<4xf16>
+  %s = arith.select %m, %z, %z : tensor<4xi1>, tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @mask_not_selected() {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %m = arith.cmpf olt, %z, %z : tensor<4xf16>
+  // expected-error @+2 {{'arith.uitofp' not supported by the scheduler}}
+  // expected-error @+1 {{use of an 'arith.cmpf' result by 'arith.uitofp' not supported: a compare's mask is only a select's condition}}
+  %u = arith.uitofp %m : tensor<4xi1> to tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @constant_condition() {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %c = arith.constant true
+  // expected-error @+1 {{'arith.select' condition not supported: it must be the result of a lane-wise 'arith.cmpf'}}
+  %s = arith.select %c, %z, %z : tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @mask_of_another_type() {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %w = arith.constant dense<0.0> : tensor<4xf32>
+  %m = arith.cmpf olt, %w, %w : tensor<4xf32>
+  // expected-error @+1 {{'arith.select' of 'f16' by a compare of 'f32' not supported: the mask is in the compared type; compare in the selected type}}
+  %s = arith.select %m, %z, %z : tensor<4xi1>, tensor<4xf16>
+  return
+}
