@@ -38,12 +38,17 @@ ktarch.device @deep clock_mhz = 800 {
 
     // One sub-core per tile.
     ktarch.group @lane count = 1 {
+      // Issue costs (invented, unlike sample's on purpose): 1 for simple
+      // lane-wise ops and fma, 2 for a conversion, 8 for division and sqrt
+      // (iterative), 6 for the polynomial transcendentals (rsqrt, exp, log,
+      // tanh, erf), 12 for pow (exp of y * log x: two of them), 3 for a
+      // cross-lane reduction.
       ktarch.compute @vpu {semaphores = 32, vector_registers = 32,
                            lanes = {f32 = 16, f16 = 32, bf16 = 32},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 2, copy = 1,
                                   div = 8, sqrt = 8, rsqrt = 6, exp = 6, log = 6, tanh = 6,
-                                  reduce = 3},
+                                  erf = 6, pow = 12, reduce = 3},
                            access = [#l1_vector]}
       ktarch.link @l1_to_vpu : @l1 -> @vpu {bandwidth = 64, latency = 3, granule = 64}
       ktarch.link @vpu_to_l1 : @vpu -> @l1 {bandwidth = 64, latency = 3, granule = 64}

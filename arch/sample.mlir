@@ -24,12 +24,17 @@ ktarch.device @sample clock_mhz = 1000 {
 
     ktarch.group @subcore count = 2 {
       ktarch.load_unit @ld {semaphores = 32, access = [#vector_spad]}
+      // Issue costs (invented, in the proportions spyre's description
+      // assumes): 1 for simple lane-wise ops and fma, 4 for division and
+      // each transcendental (sqrt, rsqrt, exp, log, tanh, erf: an iterative
+      // or polynomial sequence), 8 for pow (exp of y * log x: two such
+      // sequences), 2 for a cross-lane reduction.
       ktarch.compute @vec {semaphores = 32, vector_registers = 32,
                            lanes = {f16 = 32, f32 = 16},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
                                   div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,
-                                  reduce = 2}}
+                                  erf = 4, pow = 8, reduce = 2}}
       ktarch.store_unit @st {semaphores = 32, access = [#vector_spad]}
 
       // Per sub-core: its own scratchpad ports and FIFOs.

@@ -79,8 +79,10 @@ ktarch.device @spyre clock_mhz = 1500 {
       // 128-byte stick holds 32 fp32 values; fp32 arithmetic on the SFP is
       // not in the public figures, ktflow assumes it for f32 statistics and
       // accumulators). Issue costs
-      // ASSUMED: 1 cycle for simple elementwise ops, 4 for transcendental
-      // and division (software-like sequences on the SFU), 2 for a reduction.
+      // ASSUMED: 1 cycle for simple elementwise ops and fma, 4 for
+      // transcendental (sqrt, rsqrt, exp, log, tanh, erf) and division
+      // (software-like sequences on the SFU), 8 for pow (exp of y * log x:
+      // two such sequences), 2 for a reduction.
       // 32 semaphores and 32 vector registers: ASSUMED (not published; the
       // figures ktflow's device code used before descriptions gave them).
       ktarch.compute @sfp {semaphores = 32, vector_registers = 32,

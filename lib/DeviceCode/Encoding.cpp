@@ -245,15 +245,27 @@ void transfer(IO &io, Instruction &inst) {
   case Opcode::Div:
   case Opcode::Max:
   case Opcode::Min:
+  case Opcode::Pow:
   case Opcode::Concat:
     io.u8(inst.vd);
     io.u8(inst.va);
     io.u8(inst.vb);
     return;
+  case Opcode::Fma:
+    io.u8(inst.vd);
+    io.u8(inst.va);
+    io.u8(inst.vb);
+    io.u8(inst.vc);
+    return;
   case Opcode::Neg:
   case Opcode::Abs:
   case Opcode::Exp:
   case Opcode::Mov:
+  case Opcode::Sqrt:
+  case Opcode::Rsqrt:
+  case Opcode::Log:
+  case Opcode::Tanh:
+  case Opcode::Erf:
   case Opcode::Slide:
     io.u8(inst.vd);
     io.u8(inst.va);
@@ -407,6 +419,21 @@ static llvm::Error decodeError(StringRef name, const llvm::Twine &message) {
                                  (name + ": " + message).str());
 }
 
+uint32_t dc::firstVersionWith(Opcode op) {
+  switch (op) {
+  case Opcode::Pow:
+  case Opcode::Fma:
+  case Opcode::Sqrt:
+  case Opcode::Rsqrt:
+  case Opcode::Log:
+  case Opcode::Tanh:
+  case Opcode::Erf:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
 llvm::Expected<Bundle> dc::decodeBundle(llvm::ArrayRef<uint8_t> bytes, StringRef name) {
   Reader header(bytes.take_front(std::min<size_t>(bytes.size(), 12)), 0);
   uint32_t magic = 0, version = 0, sections = 0;
@@ -503,6 +530,14 @@ llvm::Expected<Bundle> dc::decodeBundle(llvm::ArrayRef<uint8_t> bytes, StringRef
     return decodeError(name, "missing device or symbol section");
   if (version >= 2 && !sawLaunchValues)
     return decodeError(name, "missing launch-values section");
+  // An older bundle cannot hold an instruction its version did not have.
+  for (const Program &p : bundle.programs)
+    for (const Instruction &inst : p.body)
+      if (firstVersionWith(inst.op) > version)
+        return decodeError(name, llvm::formatv("program @{0}: '{1}' needs bundle version "
+                                               "{2}, the bundle is version {3}",
+                                               p.unit, opcodeName(inst.op),
+                                               firstVersionWith(inst.op), version));
   if (llvm::Error e = verifyBundle(bundle, name))
     return std::move(e);
   return bundle;

@@ -79,8 +79,12 @@ static const OpcodeInfo opcodeTable[] = {
     {Opcode::Add, "add", "add"},    {Opcode::Sub, "sub", "sub"},
     {Opcode::Mul, "mul", "mul"},    {Opcode::Div, "div", "div"},
     {Opcode::Max, "max", "max"},    {Opcode::Min, "min", "min"},
+    {Opcode::Pow, "pow", "pow"},    {Opcode::Fma, "fma", "fma"},
     {Opcode::Neg, "neg", "neg"},    {Opcode::Abs, "abs", "abs"},
     {Opcode::Exp, "exp", "exp"},    {Opcode::Mov, "mov", "copy"},
+    {Opcode::Sqrt, "sqrt", "sqrt"}, {Opcode::Rsqrt, "rsqrt", "rsqrt"},
+    {Opcode::Log, "log", "log"},    {Opcode::Tanh, "tanh", "tanh"},
+    {Opcode::Erf, "erf", "erf"},
     {Opcode::Cast, "cast", "cast"}, {Opcode::Cmp, "cmp", "cmp"},
     {Opcode::Select, "select", "select"},
     {Opcode::Bcast, "bcast", "copy"},
@@ -121,6 +125,13 @@ StringRef dc::predicateName(CmpPredicate p) {
   return i < 6 ? names[i] : "?";
 }
 
+std::optional<CmpPredicate> dc::parsePredicate(StringRef name) {
+  for (unsigned i = 0; i <= unsigned(CmpPredicate::Ne); ++i)
+    if (predicateName(CmpPredicate(i)) == name)
+      return CmpPredicate(i);
+  return std::nullopt;
+}
+
 StringRef dc::combinerName(Combiner c) {
   static const char *names[] = {"add", "max", "min"};
   unsigned i = unsigned(c);
@@ -129,12 +140,15 @@ StringRef dc::combinerName(Combiner c) {
 
 bool dc::isBinaryArith(Opcode op) {
   return op == Opcode::Add || op == Opcode::Sub || op == Opcode::Mul ||
-         op == Opcode::Div || op == Opcode::Max || op == Opcode::Min;
+         op == Opcode::Div || op == Opcode::Max || op == Opcode::Min ||
+         op == Opcode::Pow;
 }
 bool dc::isUnaryArith(Opcode op) {
   return op == Opcode::Neg || op == Opcode::Abs || op == Opcode::Exp ||
-         op == Opcode::Mov;
+         op == Opcode::Mov || op == Opcode::Sqrt || op == Opcode::Rsqrt ||
+         op == Opcode::Log || op == Opcode::Tanh || op == Opcode::Erf;
 }
+bool dc::isTernaryArith(Opcode op) { return op == Opcode::Fma; }
 bool dc::isVectorArith(Opcode op) { return !opClassOf(op).empty(); }
 
 llvm::SmallVector<uint8_t, 4> dc::registerOperands(const Instruction &inst) {
@@ -151,6 +165,11 @@ llvm::SmallVector<uint8_t, 4> dc::registerOperands(const Instruction &inst) {
   case Opcode::Abs:
   case Opcode::Exp:
   case Opcode::Mov:
+  case Opcode::Sqrt:
+  case Opcode::Rsqrt:
+  case Opcode::Log:
+  case Opcode::Tanh:
+  case Opcode::Erf:
   case Opcode::Bcast:
   case Opcode::Reduce:
   case Opcode::Slide:
@@ -162,10 +181,13 @@ llvm::SmallVector<uint8_t, 4> dc::registerOperands(const Instruction &inst) {
   case Opcode::Div:
   case Opcode::Max:
   case Opcode::Min:
+  case Opcode::Pow:
   case Opcode::Cmp:
   case Opcode::Ext:
   case Opcode::Concat:
     return {inst.vd, inst.va, inst.vb};
+  case Opcode::Fma:
+    return {inst.vd, inst.va, inst.vb, inst.vc};
   case Opcode::Select:
     return {inst.vd, inst.vc, inst.va, inst.vb};
   case Opcode::Loop:
@@ -454,6 +476,11 @@ private:
     case Opcode::Abs:
     case Opcode::Exp:
     case Opcode::Mov:
+    case Opcode::Sqrt:
+    case Opcode::Rsqrt:
+    case Opcode::Log:
+    case Opcode::Tanh:
+    case Opcode::Erf:
       TRY(reg(at, inst.vd));
       return reg(at, inst.va);
     case Opcode::Add:
@@ -462,9 +489,15 @@ private:
     case Opcode::Div:
     case Opcode::Max:
     case Opcode::Min:
+    case Opcode::Pow:
       TRY(reg(at, inst.vd));
       TRY(reg(at, inst.va));
       return reg(at, inst.vb);
+    case Opcode::Fma:
+      TRY(reg(at, inst.vd));
+      TRY(reg(at, inst.va));
+      TRY(reg(at, inst.vb));
+      return reg(at, inst.vc);
     case Opcode::Cmp:
       if (unsigned(inst.predicate) > unsigned(CmpPredicate::Ne))
         return fail(at, "has an unknown predicate");
@@ -711,6 +744,14 @@ void ProgramBuilder::unary(Opcode op, uint8_t vd, uint8_t va) {
   Instruction &i = emit(op);
   i.vd = vd;
   i.va = va;
+}
+void ProgramBuilder::ternary(Opcode op, uint8_t vd, uint8_t va, uint8_t vb, uint8_t vc) {
+  assert(isTernaryArith(op) && "not a ternary op");
+  Instruction &i = emit(op);
+  i.vd = vd;
+  i.va = va;
+  i.vb = vb;
+  i.vc = vc;
 }
 void ProgramBuilder::cast(uint8_t vd, ElemType type, uint8_t va) {
   Instruction &i = emit(Opcode::Cast);

@@ -152,6 +152,9 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
     os << name << " " << reg(i.vd) << ", " << reg(i.va) << ", " << reg(i.vb);
   else if (isUnaryArith(i.op))
     os << name << " " << reg(i.vd) << ", " << reg(i.va);
+  else if (isTernaryArith(i.op))
+    os << name << " " << reg(i.vd) << ", " << reg(i.va) << ", " << reg(i.vb) << ", "
+       << reg(i.vc);
   else
     os << "<opcode " << unsigned(i.op) << ">";
 }
@@ -727,6 +730,9 @@ private:
     if (isBinaryArith(*op))
       return expectCount(4) && regOperand(1, i.vd) && regOperand(2, i.va) &&
              regOperand(3, i.vb);
+    if (isTernaryArith(*op))
+      return expectCount(5) && regOperand(1, i.vd) && regOperand(2, i.va) &&
+             regOperand(3, i.vb) && regOperand(4, i.vc);
     return expectCount(3) && regOperand(1, i.vd) && regOperand(2, i.va);
   }
 

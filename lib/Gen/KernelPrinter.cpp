@@ -67,6 +67,8 @@ private:
   std::string splat(double value);
   std::string cast(const std::string &value, ElemType from, ElemType to,
                    llvm::ArrayRef<int64_t> shape);
+  /// `math.OP a` on the tile type; returns the result's name.
+  std::string mathUnary(llvm::StringRef mathOp, const std::string &a);
   std::string elementwise(llvm::StringRef arithOp, llvm::StringRef linalgOp,
                           const std::string &a, const std::string &b, bool named);
   void printNode(unsigned index);
@@ -302,6 +304,12 @@ std::string Printer::cast(const std::string &value, ElemType from, ElemType to,
   return name;
 }
 
+std::string Printer::mathUnary(llvm::StringRef mathOp, const std::string &a) {
+  std::string name = fresh("v");
+  body << indent << name << " = math." << mathOp << " " << a << " : " << tileType() << "\n";
+  return name;
+}
+
 std::string Printer::elementwise(llvm::StringRef arithOp, llvm::StringRef linalgOp,
                                  const std::string &a, const std::string &b, bool named) {
   std::string name = fresh("v");
@@ -409,7 +417,28 @@ void Printer::printNode(unsigned index) {
       result = elementwise("minimumf", "", low, splat(n.value), false);
       break;
     }
+    case UnaryOp::SafeSqrt:
+      result = mathUnary("sqrt", mathUnary("absf", a));
+      break;
+    case UnaryOp::SafeRsqrt:
+      result = mathUnary("rsqrt", elementwise("addf", "", mathUnary("absf", a), splat(1), false));
+      break;
+    case UnaryOp::SafeLog:
+      result = mathUnary("log", elementwise("addf", "", mathUnary("absf", a), splat(1), false));
+      break;
+    case UnaryOp::Tanh:
+      result = mathUnary("tanh", a);
+      break;
+    case UnaryOp::Erf:
+      result = mathUnary("erf", a);
+      break;
     }
+    break;
+  }
+  case NodeKind::Fma: {
+    result = fresh("v");
+    body << indent << result << " = math.fma " << operand(0) << ", " << operand(1) << ", "
+         << operand(2) << " : " << type << "\n";
     break;
   }
   case NodeKind::Binary: {
@@ -435,6 +464,24 @@ void Printer::printNode(unsigned index) {
       body << indent << magnitude << " = math.absf " << b << " : " << type << "\n";
       std::string divisor = elementwise("addf", "", magnitude, splat(1), false);
       result = elementwise("divf", "div", a, divisor, n.namedOp);
+      break;
+    }
+    case BinaryOp::SafePow: {
+      std::string base = elementwise("addf", "", mathUnary("absf", a), splat(1), false);
+      std::string low = elementwise("maximumf", "", b, splat(-2), false);
+      std::string exponent = elementwise("minimumf", "", low, splat(2), false);
+      result = fresh("v");
+      body << indent << result << " = math.powf " << base << ", " << exponent << " : " << type
+           << "\n";
+      break;
+    }
+    case BinaryOp::Select: {
+      std::string mask = fresh("m");
+      body << indent << mask << " = arith.cmpf " << n.predicate << ", " << a << ", " << b
+           << " : " << type << "\n";
+      result = fresh("v");
+      body << indent << result << " = arith.select " << mask << ", " << a << ", " << b
+           << " : tensor<" << shapeText(tile) << "i1>, " << type << "\n";
       break;
     }
     }
@@ -575,8 +622,20 @@ std::string describeNode(const KernelSpec &spec, unsigned index, size_t budget) 
       return "exp(min(" + sub(0) + ", 2))";
     case UnaryOp::Clamp:
       return "clamp(" + sub(0) + ", +-" + formatValue(n.value) + ")";
+    case UnaryOp::SafeSqrt:
+      return "sqrt(abs(" + sub(0) + "))";
+    case UnaryOp::SafeRsqrt:
+      return "rsqrt(abs(" + sub(0) + ") + 1)";
+    case UnaryOp::SafeLog:
+      return "log(abs(" + sub(0) + ") + 1)";
+    case UnaryOp::Tanh:
+      return "tanh(" + sub(0) + ")";
+    case UnaryOp::Erf:
+      return "erf(" + sub(0) + ")";
     }
     break;
+  case NodeKind::Fma:
+    return "fma(" + sub(0) + ", " + sub(1) + ", " + sub(2) + ")";
   case NodeKind::Binary:
     switch (n.binary) {
     case BinaryOp::Add:
@@ -591,6 +650,11 @@ std::string describeNode(const KernelSpec &spec, unsigned index, size_t budget) 
       return "max(" + sub(0) + ", " + sub(1) + ")";
     case BinaryOp::Min:
       return "min(" + sub(0) + ", " + sub(1) + ")";
+    case BinaryOp::SafePow:
+      return "pow(abs(" + sub(0) + ") + 1, clamp(" + sub(1) + ", +-2))";
+    case BinaryOp::Select:
+      return "(" + sub(0) + " " + n.predicate + " " + sub(1) + " ? " + sub(0) + " : " + sub(1) +
+             ")";
     }
     break;
   }

@@ -108,7 +108,10 @@ std::optional<std::string> KernelSpec::validate() const {
     for (unsigned op : n.operands)
       if (op >= i)
         return "node operands must come earlier";
-    size_t expected = n.kind == NodeKind::Unary ? 1 : n.kind == NodeKind::Binary ? 2 : 0;
+    size_t expected = n.kind == NodeKind::Unary    ? 1
+                      : n.kind == NodeKind::Binary ? 2
+                      : n.kind == NodeKind::Fma    ? 3
+                                                   : 0;
     if (n.operands.size() != expected)
       return "wrong operand count on node " + std::to_string(i);
     if (n.kind == NodeKind::Load || n.kind == NodeKind::Broadcast) {

@@ -13,7 +13,8 @@
 // whose bound exceeds kOperandBound is clamped before it can be used again,
 // so a product never exceeds kOperandBound^2, well inside f16's range; a sum
 // reduction clamps its input so that length * bound stays below f16's max.
-// Division and exp are safe by construction (KernelSpec.h).
+// Division, exp and (with `math`) the roots, log and pow are safe by
+// construction (KernelSpec.h).
 //
 // Sizes are drawn from four families — powers of two, multiples of 16,
 // small odd sizes and arbitrary ones — so uneven splits, masked last tiles
@@ -75,6 +76,7 @@ private:
   unsigned pickOperand();
   unsigned addUnary();
   unsigned addBinary();
+  unsigned addFma();
 
   Rng rng;
   RandomKernelOptions options;
@@ -162,19 +164,56 @@ unsigned Generator::pickOperand() {
 unsigned Generator::addUnary() {
   static const std::vector<UnaryOp> ops = {UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Relu,
                                            UnaryOp::SafeExp};
+  static const std::vector<UnaryOp> withMath = {
+      UnaryOp::Neg,      UnaryOp::Abs,       UnaryOp::Relu,    UnaryOp::SafeExp,
+      UnaryOp::SafeSqrt, UnaryOp::SafeRsqrt, UnaryOp::SafeLog, UnaryOp::Tanh,
+      UnaryOp::Erf};
   Node node{NodeKind::Unary};
-  node.unary = rng.pick(ops);
+  node.unary = rng.pick(options.math ? withMath : ops);
   unsigned a = pickOperand();
   node.operands = {a};
-  double bound = node.unary == UnaryOp::SafeExp ? std::exp(2.0) : bounds[a];
+  double bound = bounds[a];
+  switch (node.unary) {
+  case UnaryOp::SafeExp:
+    bound = std::exp(2.0);
+    break;
+  case UnaryOp::SafeSqrt:
+    bound = std::sqrt(bounds[a]);
+    break;
+  case UnaryOp::SafeLog:
+    bound = std::log(bounds[a] + 1);
+    break;
+  case UnaryOp::SafeRsqrt:
+  case UnaryOp::Tanh:
+  case UnaryOp::Erf:
+    bound = 1;
+    break;
+  default:
+    break;
+  }
   return addNode(node, bound);
+}
+
+unsigned Generator::addFma() {
+  Node node{NodeKind::Fma};
+  unsigned a = pickOperand(), b = pickOperand(), c = pickOperand();
+  node.operands = {a, b, c};
+  return bounded(addNode(node, bounds[a] * bounds[b] + bounds[c]));
 }
 
 unsigned Generator::addBinary() {
   static const std::vector<BinaryOp> ops = {BinaryOp::Add,     BinaryOp::Sub, BinaryOp::Mul,
                                             BinaryOp::SafeDiv, BinaryOp::Max, BinaryOp::Min};
+  static const std::vector<BinaryOp> withMath = {
+      BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,     BinaryOp::SafeDiv,
+      BinaryOp::Max, BinaryOp::Min, BinaryOp::SafePow, BinaryOp::Select};
   Node node{NodeKind::Binary};
-  node.binary = rng.pick(ops);
+  node.binary = rng.pick(options.math ? withMath : ops);
+  if (node.binary == BinaryOp::Select) {
+    static const std::vector<std::string> predicates = {"olt", "ole", "ogt",
+                                                        "oge", "oeq", "une"};
+    node.predicate = rng.pick(predicates);
+  }
   node.namedOp = rng.chance(20);
   unsigned a = pickOperand();
   unsigned b;
@@ -204,7 +243,11 @@ unsigned Generator::addBinary() {
     break;
   case BinaryOp::Max:
   case BinaryOp::Min:
+  case BinaryOp::Select:
     bound = std::max(bounds[a], bounds[b]);
+    break;
+  case BinaryOp::SafePow:
+    bound = std::pow(bounds[a] + 1, 2.0);
     break;
   }
   return bounded(addNode(node, bound));
@@ -213,7 +256,7 @@ unsigned Generator::addBinary() {
 KernelSpec Generator::run() {
   spec.name = "kernel_s" + std::to_string(seed);
   spec.origin = "--random --seed " + std::to_string(seed) + " --max-tiles " +
-                std::to_string(options.maxTiles);
+                std::to_string(options.maxTiles) + (options.math ? " --math" : "");
   ElemType storage = rng.chance(60) ? ElemType::F16 : ElemType::F32;
   ElemType other = storage == ElemType::F16 ? ElemType::F32 : ElemType::F16;
   spec.computeType = rng.chance(75) ? storage : other;
@@ -269,7 +312,9 @@ KernelSpec Generator::run() {
   // The expression.
   unsigned numOps = rng.chance(10) ? 0 : unsigned(rng.range(1, std::max(1u, options.maxOps)));
   for (unsigned i = 0; i < numOps; ++i) {
-    if (rng.chance(65))
+    if (options.math && rng.chance(10))
+      addFma();
+    else if (rng.chance(65))
       addBinary();
     else
       addUnary();

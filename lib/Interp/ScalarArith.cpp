@@ -9,7 +9,7 @@
 // a fused multiply-add would skip a rounding the language requires.
 //
 //===----------------------------------------------------------------------===//
-#include "ElementKernels.h"
+#include "ktflow/Interp/ElementKernels.h"
 
 using namespace ktflow;
 using namespace ktflow::interp;
@@ -187,7 +187,7 @@ bool interp::applyBinary(IntBinary k, const Scalar &a, const Scalar &b,
 }
 
 Scalar interp::applyFma(const Scalar &a, const Scalar &b, const Scalar &c) {
-  return Scalar::ofFloat(a.kind, std::fma(a.f, b.f, c.f));
+  return Scalar::ofFloat(a.kind, fmaOp(a.f, b.f, c.f));
 }
 
 bool interp::compare(CmpFPredicate p, const Scalar &a, const Scalar &b) {

@@ -8,7 +8,7 @@
 // a fused multiply-add would skip a rounding the language requires.
 //
 //===----------------------------------------------------------------------===//
-#include "ElementKernels.h"
+#include "ktflow/Interp/ElementKernels.h"
 
 using namespace ktflow;
 using namespace ktflow::interp;

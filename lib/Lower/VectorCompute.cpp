@@ -164,6 +164,16 @@ LogicalResult GroupLowering::emitBody(ktunit::ProgramBuilder &vec,
     } else if ((dc::isUnaryArith(*opcode) || *opcode == dc::Opcode::Mov) &&
                operands.size() == 1) {
       vec.unary(*opcode, r, operands[0]);
+    } else if (dc::isTernaryArith(*opcode) && operands.size() == 3) {
+      vec.ternary(*opcode, r, operands[0], operands[1], operands[2]);
+    } else if (*opcode == dc::Opcode::Select && operands.size() == 3) {
+      vec.select(r, operands[0], operands[1], operands[2]);
+    } else if (*opcode == dc::Opcode::Cmp && operands.size() == 2) {
+      auto name = vop->getAttrOfType<StringAttr>("predicate");
+      auto predicate = name ? dc::parsePredicate(name.getValue()) : std::nullopt;
+      if (!predicate)
+        return vop.emitError("compare without a lane-wise predicate");
+      vec.cmp(*predicate, r, operands[0], operands[1]);
     } else {
       return vop.emitError("vector op '") << kind << "' with " << operands.size()
                                           << " operands has no instruction form";

@@ -251,8 +251,15 @@ FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
       inputs.push_back(*v);
     }
     Type elementType = getElementTypeOrSelf(value.getType());
+    // A compare's mask is 1 or 0 in its operands' type (the input check
+    // made that the selected type), so it lives in a vector register.
+    auto cmp = dyn_cast<arith::CmpFOp>(def);
+    if (cmp)
+      elementType = getElementTypeOrSelf(cmp.getLhs().getType());
     OpBuilder b(&computeBlock, computeBlock.end());
     auto op = VectorOp::create(b, def->getLoc(), elementType, entry->opClass, inputs);
+    if (cmp)
+      op->setAttr("predicate", b.getStringAttr(*lanewisePredicate(cmp.getPredicate())));
     result = op;
   } else {
     return emitError(value.getLoc(), "value not schedulable in a compute group");

@@ -69,6 +69,15 @@ static const OpSupport kSupportedOps[] = {
     {"arith.truncf", OpRole::Elementwise, "cast"},
     {"math.absf", OpRole::Elementwise, "abs"},
     {"math.exp", OpRole::Elementwise, "exp"},
+    {"math.log", OpRole::Elementwise, "log"},
+    {"math.sqrt", OpRole::Elementwise, "sqrt"},
+    {"math.rsqrt", OpRole::Elementwise, "rsqrt"},
+    {"math.tanh", OpRole::Elementwise, "tanh"},
+    {"math.erf", OpRole::Elementwise, "erf"},
+    {"math.powf", OpRole::Elementwise, "pow"},
+    {"math.fma", OpRole::Elementwise, "fma"},
+    {"arith.cmpf", OpRole::Elementwise, "cmp"},
+    {"arith.select", OpRole::Elementwise, "select"},
     {"linalg.add", OpRole::Elementwise, "add"},
     {"linalg.sub", OpRole::Elementwise, "sub"},
     {"linalg.mul", OpRole::Elementwise, "mul"},
@@ -78,6 +87,12 @@ static const OpSupport kSupportedOps[] = {
     {"linalg.negf", OpRole::Elementwise, "neg"},
     {"linalg.abs", OpRole::Elementwise, "abs"},
     {"linalg.exp", OpRole::Elementwise, "exp"},
+    {"linalg.log", OpRole::Elementwise, "log"},
+    {"linalg.sqrt", OpRole::Elementwise, "sqrt"},
+    {"linalg.rsqrt", OpRole::Elementwise, "rsqrt"},
+    {"linalg.tanh", OpRole::Elementwise, "tanh"},
+    {"linalg.erf", OpRole::Elementwise, "erf"},
+    {"linalg.powf", OpRole::Elementwise, "pow"},
     {"linalg.broadcast", OpRole::Broadcast, ""},
     {"tensor.splat", OpRole::Broadcast, ""},
     {"linalg.reduce", OpRole::Reduce, ""},
@@ -104,8 +119,6 @@ static const std::pair<StringLiteral, StringLiteral> kMissing[] = {
     {"tensor.expand_shape", "reshapes of computed tensors"},
     {"scf.if", "data-dependent control flow"},
     {"scf.while", "data-dependent loops"},
-    {"math.rsqrt", "an rsqrt op class in the table"},
-    {"math.sqrt", "a sqrt op class in the table"},
 };
 
 ArrayRef<OpSupport> ktflow::ktsched::supportedOps() { return kSupportedOps; }
@@ -118,7 +131,19 @@ const OpSupport *ktflow::ktsched::lookupOpSupport(StringRef name) {
 }
 
 const OpSupport *ktflow::ktsched::lookupOpSupport(Operation *op) {
-  return lookupOpSupport(op->getName().getStringRef());
+  // An op with an index entry and a lane-wise one (arith.select) is index
+  // arithmetic on scalars and lane-wise on tensors.
+  bool onTensors = llvm::any_of(
+      llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()),
+      [](Type type) { return isa<ShapedType>(type); });
+  const OpSupport *found = nullptr;
+  for (const OpSupport &entry : kSupportedOps)
+    if (entry.name == op->getName().getStringRef()) {
+      if ((entry.role == OpRole::Index) != onTensors)
+        return &entry;
+      found = found ? found : &entry;
+    }
+  return found;
 }
 
 /// The kernel's scalar argument `value` is computed from that no launch
@@ -278,6 +303,59 @@ static LogicalResult checkView(ktdp::ConstructMemoryViewOp view) {
   return success();
 }
 
+std::optional<StringRef> ktflow::ktsched::lanewisePredicate(arith::CmpFPredicate predicate) {
+  switch (predicate) {
+  case arith::CmpFPredicate::OLT:
+    return StringRef("lt");
+  case arith::CmpFPredicate::OLE:
+    return StringRef("le");
+  case arith::CmpFPredicate::OGT:
+    return StringRef("gt");
+  case arith::CmpFPredicate::OGE:
+    return StringRef("ge");
+  case arith::CmpFPredicate::OEQ:
+    return StringRef("eq");
+  case arith::CmpFPredicate::UNE:
+    return StringRef("ne");
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A lane-wise compare is a mask in its operands' type (1 or 0 per lane):
+/// the only thing a compute body does with it is select by it.
+static LogicalResult checkCompare(arith::CmpFOp cmp) {
+  if (!isa<RankedTensorType>(cmp.getLhs().getType()))
+    return cmp.emitError("'arith.cmpf' on scalars not supported: compare tensors lane-wise");
+  if (failed(checkTensor(cmp, cmp.getLhs().getType())))
+    return failure();
+  if (!lanewisePredicate(cmp.getPredicate()))
+    return cmp.emitError("'arith.cmpf' predicate '")
+           << arith::stringifyCmpFPredicate(cmp.getPredicate())
+           << "' not supported: lane-wise compares are olt, ole, ogt, oge, oeq and une";
+  for (OpOperand &use : cmp->getUses())
+    if (!isa<arith::SelectOp>(use.getOwner()) || use.getOperandNumber() != 0)
+      return use.getOwner()->emitError("use of an 'arith.cmpf' result by '")
+             << use.getOwner()->getName()
+             << "' not supported: a compare's mask is only a select's condition";
+  return success();
+}
+
+static LogicalResult checkSelect(arith::SelectOp select) {
+  if (failed(checkTensor(select, select.getType())))
+    return failure();
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+  if (!isa<RankedTensorType>(select.getCondition().getType()) || !cmp)
+    return select.emitError("'arith.select' condition not supported: it must be the "
+                            "result of a lane-wise 'arith.cmpf'");
+  Type maskType = getElementTypeOrSelf(cmp.getLhs().getType());
+  if (maskType != getElementTypeOrSelf(select.getType()))
+    return select.emitError("'arith.select' of ")
+           << getElementTypeOrSelf(select.getType()) << " by a compare of " << maskType
+           << " not supported: the mask is in the compared type; compare in the selected type";
+  return success();
+}
+
 static LogicalResult checkReduce(linalg::ReduceOp reduce) {
   if (reduce.getInputs().size() != 1 || reduce.getInits().size() != 1)
     return reduce.emitError("'linalg.reduce' with several inputs not supported");
@@ -313,6 +391,11 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
                               << "' not supported by the scheduler: it is not in the "
                                  "supported-op table";
   }
+  // A compare's i1 mask is the one non-float tensor a body may hold.
+  if (auto cmp = dyn_cast<arith::CmpFOp>(op))
+    return checkCompare(cmp);
+  if (auto select = dyn_cast<arith::SelectOp>(op); select && entry->role != OpRole::Index)
+    return checkSelect(select);
   if (entry->role == OpRole::Index)
     for (Type type : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
       if (isa<ShapedType>(type))

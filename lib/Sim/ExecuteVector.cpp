@@ -41,6 +41,9 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
   case Opcode::Select:
     reads = {inst.vc, inst.va, inst.vb};
     break;
+  case Opcode::Fma:
+    reads = {inst.va, inst.vb, inst.vc};
+    break;
   default:
     reads = {inst.va};
     if (isBinaryArith(inst.op) || inst.op == Opcode::Cmp)
@@ -159,6 +162,15 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
     if (!issuesFor(a.type, a.count))
       return false;
     out = compareVector(inst.predicate, a, b, options.computeValues);
+    break;
+  }
+  case Opcode::Fma: {
+    const VectorValue &a = operand(inst.va), &b = operand(inst.vb), &c = operand(inst.vc);
+    if (!sameShape(a, b) || !sameShape(a, c))
+      return fail(u, "fma operands differ in type or element count");
+    if (!issuesFor(a.type, a.count))
+      return false;
+    out = ternaryVector(inst.op, a, b, c, options.computeValues);
     break;
   }
   default:

@@ -1,15 +1,20 @@
 //===- VectorOps.cpp - vector arithmetic with per-operation rounding ------===//
 //
-// Every result is rounded to its element type once: binary operations are
-// computed in float, which is exact enough that rounding the float result
-// to f16/bf16 equals rounding the exact result (float carries more than
-// twice the f16/bf16 precision plus two bits); exp and constants start in
-// double and are rounded once from there, as the interpreter does.
-// Reductions fold left to right, rounding every combine.
+// Every result is rounded to its element type once. What one lane of an
+// arithmetic instruction computes is the interpreter's own per-element
+// kernel (ktflow/Interp/ElementKernels.h), chosen by mapping the opcode to
+// the interpreter's op kind: add, sub, mul, div and sqrt in float (exact
+// enough that rounding the float result to f16/bf16 equals rounding the
+// exact result: float carries more than twice their precision plus two
+// bits), exp, log, tanh, erf, rsqrt, pow and fma in double, then rounded
+// once, constants from double. So an elementwise kernel compares bit for
+// bit with the interpreter. Reductions fold left to right, rounding every
+// combine.
 //
 //===----------------------------------------------------------------------===//
 #include "VectorOps.h"
 
+#include "ktflow/Interp/ElementKernels.h"
 #include "ktflow/Interp/Float16.h"
 
 #include <algorithm>
@@ -180,29 +185,69 @@ VectorValue sim::compareVector(CmpPredicate p, const VectorValue &a, const Vecto
   return out;
 }
 
+static interp::ElemKind kindOf(ElemType t) {
+  switch (t) {
+  case ElemType::F16:
+    return interp::ElemKind::F16;
+  case ElemType::BF16:
+    return interp::ElemKind::BF16;
+  case ElemType::F32:
+    return interp::ElemKind::F32;
+  }
+  return interp::ElemKind::F32;
+}
+
+/// One lane-wise unary op, rounded as the interpreter rounds kind K.
+template <interp::FloatUnary K>
+static void unaryLanes(ElemType t, const float *x, float *r, int64_t n) {
+  using namespace interp::kernels;
+  if constexpr (unaryViaDouble(K)) {
+    interp::ElemKind k = kindOf(t);
+    for (int64_t i = 0; i < n; ++i)
+      r[i] = roundDoubleToStorage(k, unaryOp<K>(double(x[i])));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      r[i] = roundTo(t, unaryOp<K>(x[i]));
+  }
+}
+
+/// One lane-wise binary op, rounded as the interpreter rounds kind K.
+template <interp::FloatBinary K>
+static void binaryLanes(ElemType t, const float *x, const float *y, float *r, int64_t n) {
+  using namespace interp::kernels;
+  if constexpr (binaryViaDouble(K)) {
+    interp::ElemKind k = kindOf(t);
+    for (int64_t i = 0; i < n; ++i)
+      r[i] = roundDoubleToStorage(k, binaryOp<K>(double(x[i]), double(y[i])));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      r[i] = roundTo(t, binaryOp<K>(x[i], y[i]));
+  }
+}
+
 VectorValue sim::binaryVector(Opcode op, const VectorValue &a, const VectorValue &b,
                               bool compute) {
   VectorValue out = like(a.type, a.count, compute);
   if (!compute)
     return out;
+  using interp::FloatBinary;
   const float *x = a.values.data(), *y = b.values.data();
   float *r = out.values.data();
   switch (op) {
   case Opcode::Add:
-    for (int64_t i = 0; i < a.count; ++i)
-      r[i] = roundTo(a.type, x[i] + y[i]);
+    binaryLanes<FloatBinary::Add>(a.type, x, y, r, a.count);
     break;
   case Opcode::Sub:
-    for (int64_t i = 0; i < a.count; ++i)
-      r[i] = roundTo(a.type, x[i] - y[i]);
+    binaryLanes<FloatBinary::Sub>(a.type, x, y, r, a.count);
     break;
   case Opcode::Mul:
-    for (int64_t i = 0; i < a.count; ++i)
-      r[i] = roundTo(a.type, x[i] * y[i]);
+    binaryLanes<FloatBinary::Mul>(a.type, x, y, r, a.count);
     break;
   case Opcode::Div:
-    for (int64_t i = 0; i < a.count; ++i)
-      r[i] = roundTo(a.type, x[i] / y[i]);
+    binaryLanes<FloatBinary::Div>(a.type, x, y, r, a.count);
+    break;
+  case Opcode::Pow:
+    binaryLanes<FloatBinary::Pow>(a.type, x, y, r, a.count);
     break;
   case Opcode::Max:
     for (int64_t i = 0; i < a.count; ++i)
@@ -218,26 +263,53 @@ VectorValue sim::binaryVector(Opcode op, const VectorValue &a, const VectorValue
   return out;
 }
 
+VectorValue sim::ternaryVector(Opcode op, const VectorValue &a, const VectorValue &b,
+                               const VectorValue &c, bool compute) {
+  VectorValue out = like(a.type, a.count, compute);
+  if (!compute || op != Opcode::Fma)
+    return out;
+  interp::ElemKind k = kindOf(a.type);
+  for (int64_t i = 0; i < a.count; ++i)
+    out.values[i] = interp::kernels::roundDoubleToStorage(
+        k, interp::kernels::fmaOp(a.values[i], b.values[i], c.values[i]));
+  return out;
+}
+
 VectorValue sim::unaryVector(Opcode op, const VectorValue &a, bool compute) {
   VectorValue out = like(a.type, a.count, compute);
   if (!compute)
     return out;
-  for (int64_t i = 0; i < a.count; ++i) {
-    float x = a.values[i];
-    switch (op) {
-    case Opcode::Neg:
-      out.values[i] = -x;
-      break;
-    case Opcode::Abs:
-      out.values[i] = std::fabs(x);
-      break;
-    case Opcode::Exp:
-      out.values[i] = roundDoubleTo(a.type, std::exp(double(x)));
-      break;
-    default:
-      out.values[i] = x;
-      break;
-    }
+  using interp::FloatUnary;
+  const float *x = a.values.data();
+  float *r = out.values.data();
+  switch (op) {
+  case Opcode::Neg:
+    unaryLanes<FloatUnary::Neg>(a.type, x, r, a.count);
+    break;
+  case Opcode::Abs:
+    unaryLanes<FloatUnary::Abs>(a.type, x, r, a.count);
+    break;
+  case Opcode::Exp:
+    unaryLanes<FloatUnary::Exp>(a.type, x, r, a.count);
+    break;
+  case Opcode::Sqrt:
+    unaryLanes<FloatUnary::Sqrt>(a.type, x, r, a.count);
+    break;
+  case Opcode::Rsqrt:
+    unaryLanes<FloatUnary::Rsqrt>(a.type, x, r, a.count);
+    break;
+  case Opcode::Log:
+    unaryLanes<FloatUnary::Log>(a.type, x, r, a.count);
+    break;
+  case Opcode::Tanh:
+    unaryLanes<FloatUnary::Tanh>(a.type, x, r, a.count);
+    break;
+  case Opcode::Erf:
+    unaryLanes<FloatUnary::Erf>(a.type, x, r, a.count);
+    break;
+  default: // mov
+    std::copy(x, x + a.count, r);
+    break;
   }
   return out;
 }

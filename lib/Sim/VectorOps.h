@@ -40,6 +40,9 @@ VectorValue compareVector(dc::CmpPredicate p, const VectorValue &a, const Vector
 VectorValue binaryVector(dc::Opcode op, const VectorValue &a, const VectorValue &b,
                          bool compute);
 VectorValue unaryVector(dc::Opcode op, const VectorValue &a, bool compute);
+/// `fma`: a * b + c, one rounding (operands of one shape).
+VectorValue ternaryVector(dc::Opcode op, const VectorValue &a, const VectorValue &b,
+                          const VectorValue &c, bool compute);
 /// The a.count lanes of the pair a:b from `lane` on (0 <= lane < a.count;
 /// a and b of the same shape).
 VectorValue extractVector(const VectorValue &a, const VectorValue &b, int64_t lane,

@@ -248,6 +248,14 @@ void ProgramBuilder::unary(dc::Opcode op, Reg vd, Reg va) {
     broken = true;
 }
 
+void ProgramBuilder::ternary(dc::Opcode op, Reg vd, Reg va, Reg vb, Reg vc) {
+  Value a = use(va), b = use(vb), c = use(vc);
+  Value d = def(vd, llvm::cast<VRegType>(a.getType()));
+  builder.setInsertionPointToEnd(blocks.back());
+  if (failed(createByOpcode(builder, loc, op, {d, a, b, c}, programOp)))
+    broken = true;
+}
+
 void ProgramBuilder::cast(Reg vd, dc::ElemType type, Reg va) {
   Value a = use(va);
   Value d = def(vd, regType(type, Elements(typeOf(va).getCount())));

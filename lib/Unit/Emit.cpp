@@ -195,9 +195,17 @@ private:
     if (isa<DivOp>(op)) return binary(dc::Opcode::Div);
     if (isa<MaxOp>(op)) return binary(dc::Opcode::Max);
     if (isa<MinOp>(op)) return binary(dc::Opcode::Min);
+    if (isa<PowOp>(op)) return binary(dc::Opcode::Pow);
+    if (isa<FmaOp>(op))
+      return b.ternary(dc::Opcode::Fma, r[0], r[1], r[2], r[3]), success();
     if (isa<NegOp>(op)) return unary(dc::Opcode::Neg);
     if (isa<AbsOp>(op)) return unary(dc::Opcode::Abs);
     if (isa<ExpOp>(op)) return unary(dc::Opcode::Exp);
+    if (isa<SqrtOp>(op)) return unary(dc::Opcode::Sqrt);
+    if (isa<RsqrtOp>(op)) return unary(dc::Opcode::Rsqrt);
+    if (isa<LogOp>(op)) return unary(dc::Opcode::Log);
+    if (isa<TanhOp>(op)) return unary(dc::Opcode::Tanh);
+    if (isa<ErfOp>(op)) return unary(dc::Opcode::Erf);
     if (isa<MovOp>(op)) return unary(dc::Opcode::Mov);
     if (auto cast = dyn_cast<CastOp>(op))
       return b.cast(r[0], elemType(cast.getDst()), r[1]), success();

@@ -84,6 +84,10 @@ static cl::opt<int64_t>
                  cl::desc("Largest grid of a random kernel (grids larger than a "
                           "description's cores run in rounds)"),
                  cl::init(gen::RandomKernelOptions().maxTiles), cl::sub(fuzzCmd));
+static cl::opt<bool> fuzzMath("math",
+                              cl::desc("Random kernels use the math ops too (sqrt, rsqrt, log, "
+                                       "tanh, erf, pow, fma, cmpf + select)"),
+                              cl::sub(fuzzCmd));
 static cl::opt<bool> fuzzNoReduce("no-reduce",
                                   cl::desc("Do not reduce failing or unsupported kernels"),
                                   cl::sub(fuzzCmd));
@@ -254,7 +258,7 @@ static std::string unsupportedReproducer(const gen::KernelSpec &spec, const Arch
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "// Unsupported on " << target.name << ", found by `ktflow fuzz --max-tiles "
-     << fuzzMaxTiles << " --seed " << seed << " --count 1 --arch " << target.name << "`"
+     << fuzzMaxTiles << (fuzzMath ? " --math" : "") << " --seed " << seed << " --count 1 --arch " << target.name << "`"
      << (fuzzNoReduce ? "" : ", reduced") << ".\n"
      << "// Reason: " << first.reason << "\n"
      << "// It stops with: " << reduced.detail << "\n"
@@ -278,7 +282,8 @@ static std::string regressionTest(const gen::KernelSpec &spec, const ArchTarget 
                                   uint64_t seed, const Outcome &outcome) {
   std::string test;
   llvm::raw_string_ostream os(test);
-  os << "// Regression found by `ktflow fuzz --max-tiles " << fuzzMaxTiles << " --seed " << seed
+  os << "// Regression found by `ktflow fuzz --max-tiles " << fuzzMaxTiles
+     << (fuzzMath ? " --math" : "") << " --seed " << seed
      << " --count 1 --arch "
      << target.name << "`, reduced.\n"
      << "// It failed with: " << outcome.detail << "\n"
@@ -327,6 +332,7 @@ static int runFuzz() {
     uint64_t seed = fuzzSeed + i;
     gen::RandomKernelOptions generatorOptions;
     generatorOptions.maxTiles = fuzzMaxTiles;
+    generatorOptions.math = fuzzMath;
     gen::KernelSpec spec = gen::randomKernel(seed, generatorOptions);
     std::string text = gen::printKernel(spec);
     programs.push_back(

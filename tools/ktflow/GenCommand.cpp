@@ -40,6 +40,10 @@ static cl::opt<int64_t> genMaxTiles("max-tiles",
                                     cl::desc("Largest grid (number of tiles) of a random kernel"),
                                     cl::init(RandomKernelOptions().maxTiles),
                                     cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
+static cl::opt<bool> genMath("math",
+                             cl::desc("Let a random kernel use the math ops too (sqrt, rsqrt, "
+                                      "log, tanh, erf, pow, fma, cmpf + select)"),
+                             cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
@@ -140,6 +144,7 @@ static int runGen() {
       return fail("--max-tiles must be at least 1");
     RandomKernelOptions options;
     options.maxTiles = genMaxTiles;
+    options.math = genMath;
     if (genCount > 1)
       return runRandomSeeds(options);
     spec = randomKernel(genSeed, options);

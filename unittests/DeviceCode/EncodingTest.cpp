@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace ktflow;
 using namespace ktflow::dc;
 
@@ -44,6 +46,10 @@ Bundle sampleBundle() {
   vec.vconst(1, ElemType::F16, Elements(32), -0.1);
   vec.binary(Opcode::Max, 2, 0, 1);
   vec.unary(Opcode::Exp, 3, 2);
+  for (Opcode op : {Opcode::Sqrt, Opcode::Rsqrt, Opcode::Log, Opcode::Tanh, Opcode::Erf})
+    vec.unary(op, 11, 3);
+  vec.binary(Opcode::Pow, 12, 11, 3);
+  vec.ternary(Opcode::Fma, 13, 12, 11, 3);
   vec.cast(4, ElemType::F32, 3);
   vec.cmp(CmpPredicate::Ge, 5, 0, 1);
   vec.select(6, 5, 0, 1);
@@ -84,25 +90,37 @@ uint64_t readLE(const std::vector<uint8_t> &bytes, size_t pos, int n) {
   return v;
 }
 
-TEST(EncodingTest, VersionOneBundlesReadWithoutLaunchValues) {
-  Bundle b = sampleBundle();
-  std::vector<uint8_t> bytes = encodeBundle(b);
-  ASSERT_EQ(readLE(bytes, 4, 4), 2u);
-  // Header, device and symbol sections, then the launch values: drop them
-  // and say version 1, as a bundle written before they existed.
+/// A version-2 encoding rewritten as version 1 would have written it: the
+/// launch-values section (after the device and symbol sections) dropped.
+std::vector<uint8_t> asVersionOne(const std::vector<uint8_t> &bytes) {
   size_t pos = 12;
   for (int section = 0; section < 2; ++section)
     pos += 12 + readLE(bytes, pos + 4, 8);
-  ASSERT_EQ(readLE(bytes, pos, 4), uint64_t(SectionKind::LaunchValues));
+  EXPECT_EQ(readLE(bytes, pos, 4), uint64_t(SectionKind::LaunchValues));
   size_t launchBytes = 12 + readLE(bytes, pos + 4, 8);
   std::vector<uint8_t> v1(bytes.begin(), bytes.begin() + pos);
   v1.insert(v1.end(), bytes.begin() + pos + launchBytes, bytes.end());
   v1[4] = 1;
   v1[8] -= 1; // one section fewer
-  llvm::Expected<Bundle> old = decodeBundle(v1, "v1");
+  return v1;
+}
+
+TEST(EncodingTest, VersionOneBundlesReadWithoutLaunchValues) {
+  // A bundle without math instructions, which version 1 could hold.
+  Bundle b = sampleBundle();
+  auto &body = b.programs[1].body;
+  body.erase(std::remove_if(body.begin(), body.end(),
+                            [](const Instruction &i) { return firstVersionWith(i.op) > 1; }),
+             body.end());
+  std::vector<uint8_t> bytes = encodeBundle(b);
+  ASSERT_EQ(readLE(bytes, 4, 4), 2u);
+  llvm::Expected<Bundle> old = decodeBundle(asVersionOne(bytes), "v1");
   ASSERT_TRUE(bool(old)) << llvm::toString(old.takeError());
   EXPECT_TRUE(old->launchValues.empty());
   EXPECT_EQ(old->programs.size(), b.programs.size());
+  Bundle expected = b;
+  expected.launchValues.clear();
+  EXPECT_EQ(text(*old), text(expected));
   // A version 1 bundle cannot carry them.
   std::vector<uint8_t> mixed = bytes;
   mixed[4] = 1;
@@ -127,6 +145,18 @@ TEST(EncodingTest, LaunchValuesCompareInTheirType) {
   llvm::Error e = verifyBundle(b, "built");
   ASSERT_TRUE(bool(e));
   EXPECT_NE(llvm::toString(std::move(e)).find("'bad' has value '0.5', which is not a i32 value"),
+            std::string::npos);
+}
+
+// Version 2 added the math instructions: a bundle that claims version 1
+// but holds `sqrt` is rejected.
+TEST(EncodingTest, VersionOneBundlesHaveNoMathInstructions) {
+  std::vector<uint8_t> bytes = encodeBundle(sampleBundle());
+  ASSERT_EQ(bytes[4], kBundleVersion);
+  llvm::Expected<Bundle> r = decodeBundle(asVersionOne(bytes), "v1");
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("'sqrt' needs bundle version 2, the bundle "
+                                               "is version 1"),
             std::string::npos);
 }
 

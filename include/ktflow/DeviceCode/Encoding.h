@@ -17,11 +17,17 @@ namespace ktflow::dc {
 
 /// "KTDC" little endian.
 constexpr uint32_t kBundleMagic = 0x4344544b;
-/// Version 2 added the launch-values section (written by every version-2
-/// bundle, between the symbols and the programs); version 1 bundles, which
-/// have none, still read (as specialized on no launch values).
+/// The version written. Version 2 added the launch-values section (written
+/// by every version-2 bundle, between the symbols and the programs) and the
+/// math instructions (pow, fma, sqrt, rsqrt, log, tanh, erf). Version 1
+/// bundles still read (as specialized on no launch values); one that uses a
+/// math instruction is rejected.
 constexpr uint32_t kBundleVersion = 2;
+/// The oldest version the reader accepts.
 constexpr uint32_t kOldestBundleVersion = 1;
+
+/// The first bundle version that has `op`.
+uint32_t firstVersionWith(Opcode op);
 
 enum class SectionKind : uint32_t { Device = 1, Symbols = 2, Program = 3, LaunchValues = 4 };
 

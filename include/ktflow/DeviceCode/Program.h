@@ -124,7 +124,10 @@ enum class Opcode : uint8_t {
   // Vector arithmetic (element type and count come from the operands).
   VConst = 20, ///< vd, type, count, imm: splat.
   Add = 21, Sub = 22, Mul = 23, Div = 24, Max = 25, Min = 26,
+  Pow = 27,    ///< vd, va, vb: va ** vb (math.powf).
+  Fma = 28,    ///< vd, va, vb, vc: va * vb + vc, rounded once (math.fma).
   Neg = 30, Abs = 31, Exp = 32, Mov = 33,
+  Sqrt = 34, Rsqrt = 35, Log = 36, Tanh = 37, Erf = 38,
   Cast = 40,   ///< vd, type, va.
   Cmp = 41,    ///< vd, va, vb, predicate: 1 or 0 in va's type.
   Select = 42, ///< vd, vm, va, vb: vm != 0 ? va : vb.
@@ -149,6 +152,9 @@ enum class Combiner : uint8_t { Add = 0, Max = 1, Min = 2 };
 llvm::StringRef opcodeName(Opcode op);
 std::optional<Opcode> parseOpcode(llvm::StringRef name);
 llvm::StringRef predicateName(CmpPredicate p);
+/// The predicate named `name` (lt, le, gt, ge, eq, ne); nullopt otherwise,
+/// or for a null attribute name.
+std::optional<CmpPredicate> parsePredicate(llvm::StringRef name);
 llvm::StringRef combinerName(Combiner c);
 /// The op class of the architecture description (`ops` of a compute unit)
 /// whose issue cost a vector instruction pays, or "" for non-vector ops.
@@ -156,6 +162,8 @@ llvm::StringRef opClassOf(Opcode op, Combiner combiner = Combiner::Add);
 bool isVectorArith(Opcode op);
 bool isBinaryArith(Opcode op);
 bool isUnaryArith(Opcode op);
+/// `fma`: three source registers, one rounding.
+bool isTernaryArith(Opcode op);
 
 /// One instruction. Only the fields its opcode uses are meaningful.
 struct Instruction {
@@ -279,6 +287,8 @@ public:
   void vconst(uint8_t vd, ElemType type, Elements count, double value);
   void binary(Opcode op, uint8_t vd, uint8_t va, uint8_t vb);
   void unary(Opcode op, uint8_t vd, uint8_t va);
+  /// `fma vd, va, vb, vc`: va * vb + vc.
+  void ternary(Opcode op, uint8_t vd, uint8_t va, uint8_t vb, uint8_t vc);
   void cast(uint8_t vd, ElemType type, uint8_t va);
   void cmp(CmpPredicate p, uint8_t vd, uint8_t va, uint8_t vb);
   void select(uint8_t vd, uint8_t vm, uint8_t va, uint8_t vb);

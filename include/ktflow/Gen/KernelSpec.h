@@ -8,8 +8,10 @@
 // never SSA names or text.
 //
 // Safety is part of the vocabulary, not left to callers: SafeDiv divides by
-// `abs(b) + 1` and SafeExp exponentiates `min(x, 2)`, so every spec prints to
-// a kernel whose outputs are finite for finite inputs of moderate size.
+// `abs(b) + 1`, SafeExp exponentiates `min(x, 2)`, the square roots and the
+// log read `abs(x)` (+ 1 where 0 is a pole) and SafePow raises `abs(a) + 1`
+// to `clamp(b, +-2)`, so every spec prints to a kernel whose outputs are
+// finite for finite inputs of moderate size.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_GEN_KERNELSPEC_H
@@ -69,6 +71,7 @@ enum class NodeKind {
   Constant, ///< a splat constant of the tile shape
   Unary,
   Binary,
+  Fma, ///< math.fma a * b + c: three operands, one rounding
 };
 
 enum class UnaryOp {
@@ -77,9 +80,18 @@ enum class UnaryOp {
   Relu,    ///< max(x, 0)
   SafeExp, ///< exp(min(x, 2))
   Clamp,   ///< min(max(x, -value), value)
+  SafeSqrt,  ///< sqrt(abs(x))
+  SafeRsqrt, ///< rsqrt(abs(x) + 1)
+  SafeLog,   ///< log(abs(x) + 1)
+  Tanh,
+  Erf,
 };
 
-enum class BinaryOp { Add, Sub, Mul, SafeDiv, Max, Min };
+enum class BinaryOp {
+  Add, Sub, Mul, SafeDiv, Max, Min,
+  SafePow, ///< pow(abs(a) + 1, clamp(b, +-2))
+  Select,  ///< cmpf `predicate` a, b ? a : b
+};
 
 /// One value of the tile-shaped expression DAG. All node values have the
 /// kernel's compute type; leaves are cast from their buffer type on load.
@@ -96,6 +108,8 @@ struct Node {
   double value = 0;
   /// Print elementwise binaries as linalg named ops instead of arith ops.
   bool namedOp = false;
+  /// Select: the arith.cmpf predicate (olt, ole, ogt, oge, oeq, une).
+  std::string predicate = "olt";
 };
 
 enum class OutputKind { Store, ReduceSum, ReduceMax, ReduceMin };

@@ -21,6 +21,10 @@ struct RandomKernelOptions {
   int64_t maxCols = 320;
   /// Upper bound on elementwise operations in the expression.
   unsigned maxOps = 6;
+  /// Also draw the math ops (sqrt, rsqrt, log, tanh, erf, pow, fma,
+  /// cmpf + select). Off by default, so a seed names the same kernel as
+  /// before they existed (the tests and regressions keyed on seeds).
+  bool math = false;
 };
 
 /// Inputs are assumed to be of magnitude at most this (the interpreter's

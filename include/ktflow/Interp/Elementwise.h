@@ -6,7 +6,8 @@
 // once to the result kind (ktir.md §7.1); integer results wrap.
 // Implemented by lib/Interp/ScalarArith.cpp (scalars), TensorArith.cpp
 // (elementwise tensors), TensorReduce.cpp, TensorMatmul.cpp and
-// TensorGather.cpp, on the per-element kernels of ElementKernels.h.
+// TensorGather.cpp, on the per-element kernels of ElementKernels.h (which the
+// simulator computes with too).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_INTERP_ELEMENTWISE_H

@@ -158,9 +158,12 @@ def KTSched_VectorOp : KTSched_Op<"vop", [Pure]> {
   let summary = "one vector operation of a compute body";
   let description = [{
     `kind` is the op class the compute unit must offer (add, sub, mul, div,
-    max, min, neg, abs, exp, cast, copy, reduce) plus a few forms:
-    `const` (attribute `value`), `reduce` (attribute `combiner` = add, max
-    or min, attribute `dim` = the reduced iteration dimension). Operands and
+    max, min, neg, abs, exp, log, sqrt, rsqrt, tanh, erf, pow, fma, cmp,
+    select, cast, copy, reduce) plus a few forms: `const` (attribute
+    `value`), `reduce` (attribute `combiner` = add, max or min, attribute
+    `dim` = the reduced iteration dimension), `cmp` (attribute `predicate`
+    = lt, le, gt, ge, eq or ne; the result is a mask of 1 or 0 in the
+    compared type, which `select` reads as its first operand). Operands and
     the result are one element; the unit applies it lane-wise.
   }];
   let arguments = (ins StrAttr:$kind, Variadic<AnyType>:$operands);

@@ -8,9 +8,12 @@
 #ifndef KTFLOW_SCHEDULE_SUPPORTEDOPS_H
 #define KTFLOW_SCHEDULE_SUPPORTEDOPS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <optional>
 
 namespace ktflow::ktsched {
 
@@ -42,6 +45,12 @@ llvm::ArrayRef<OpSupport> supportedOps();
 const OpSupport *lookupOpSupport(mlir::Operation *op);
 /// The entry for an op name ("arith.addf").
 const OpSupport *lookupOpSupport(llvm::StringRef name);
+
+/// The lane-wise compare a `cmp` vop carries (attribute `predicate`) for an
+/// arith.cmpf predicate: lt, le, gt, ge, eq (ordered: false on NaN) or ne
+/// (unordered: true on NaN), the predicates device code compares with;
+/// nullopt for the others.
+std::optional<llvm::StringRef> lanewisePredicate(mlir::arith::CmpFPredicate predicate);
 
 /// Checks `op` against the table and the structural limits that go with
 /// its role; on failure emits a diagnostic at `op` naming what is missing.

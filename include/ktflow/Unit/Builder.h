@@ -88,6 +88,8 @@ public:
   /// fails.
   void binary(dc::Opcode op, Reg vd, Reg va, Reg vb);
   void unary(dc::Opcode op, Reg vd, Reg va);
+  /// Ternary arithmetic (`fma vd, va, vb, vc` = va * vb + vc).
+  void ternary(dc::Opcode op, Reg vd, Reg va, Reg vb, Reg vc);
   mlir::LogicalResult status() const { return mlir::failure(broken); }
   void cast(Reg vd, dc::ElemType type, Reg va);
   void cmp(dc::CmpPredicate p, Reg vd, Reg va, Reg vb);

@@ -260,6 +260,14 @@ def KTUnit_MulOp : KTUnit_BinaryOp<"mul">;
 def KTUnit_DivOp : KTUnit_BinaryOp<"div">;
 def KTUnit_MaxOp : KTUnit_BinaryOp<"max">;
 def KTUnit_MinOp : KTUnit_BinaryOp<"min">;
+def KTUnit_PowOp : KTUnit_BinaryOp<"pow">;
+
+def KTUnit_FmaOp : KTUnit_InstOp<"fma", [AllTypesMatch<["dst", "lhs", "rhs", "addend"]>]> {
+  let summary = "lhs * rhs + addend per element, rounded once";
+  let arguments = (ins KTUnit_VReg:$dst, KTUnit_VReg:$lhs, KTUnit_VReg:$rhs,
+                       KTUnit_VReg:$addend);
+  let assemblyFormat = "$dst `,` $lhs `,` $rhs `,` $addend attr-dict `:` type($dst)";
+}
 
 class KTUnit_UnaryOp<string mnemonic>
     : KTUnit_InstOp<mnemonic, [AllTypesMatch<["dst", "src"]>]> {
@@ -270,6 +278,11 @@ class KTUnit_UnaryOp<string mnemonic>
 def KTUnit_NegOp : KTUnit_UnaryOp<"neg">;
 def KTUnit_AbsOp : KTUnit_UnaryOp<"abs">;
 def KTUnit_ExpOp : KTUnit_UnaryOp<"exp">;
+def KTUnit_SqrtOp : KTUnit_UnaryOp<"sqrt">;
+def KTUnit_RsqrtOp : KTUnit_UnaryOp<"rsqrt">;
+def KTUnit_LogOp : KTUnit_UnaryOp<"log">;
+def KTUnit_TanhOp : KTUnit_UnaryOp<"tanh">;
+def KTUnit_ErfOp : KTUnit_UnaryOp<"erf">;
 def KTUnit_MovOp : KTUnit_UnaryOp<"mov">;
 
 def KTUnit_CastOp : KTUnit_InstOp<"cast"> {

@@ -20,3 +20,16 @@
 // RUN: ktflow-opt %S/../../Run/Inputs/launch_scaled_rows.mlir '-ktsched-specialize=args=arg2=24,arg3=128,arg4=4,arg5=0.5' -ktsched-check-input | FileCheck %s --check-prefix=LAUNCH
 // LAUNCH: func.func @scaled_rows(%arg0: index, %arg1: index, %arg2: i64, %arg3: i32, %arg4: index, %arg5: f32)
 // LAUNCH: scf.for %{{.*}} = %{{.*}} to %c24 step %c4
+
+// Every lane-wise math op of the table (sqrt, rsqrt, log, tanh, erf, powf,
+// fma, divf, exp, cmpf feeding select) passes the check.
+// RUN: ktflow-opt %S/../../Run/Inputs/math_ops.mlir -ktsched-check-input | FileCheck %s --check-prefix=MATH
+// MATH: math.sqrt
+// MATH: math.rsqrt
+// MATH: math.log
+// MATH: math.tanh
+// MATH: math.erf
+// MATH: math.powf
+// MATH: math.fma
+// MATH: arith.cmpf olt
+// MATH: arith.select

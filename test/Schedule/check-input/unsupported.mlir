@@ -119,11 +119,12 @@ func.func @unbound_block(%x: index, %block: index loc("block")) attributes {grid
 
 // -----
 
-// Index arithmetic is on scalars: a select of tensors is not index work.
+// A select of tensors is lane-wise work, not index arithmetic: its
+// condition must be a lane-wise compare, not a scalar.
 func.func @select_tensors(%c: i1) {
   %a = arith.constant dense<1.0> : tensor<4xf16>
   %b = arith.constant dense<2.0> : tensor<4xf16>
-  // expected-error @+1 {{'arith.select' on 'tensor<4xf16>' not supported: index arithmetic is on scalars}}
+  // expected-error @+1 {{'arith.select' condition not supported: it must be the result of a lane-wise 'arith.cmpf'}}
   %s = arith.select %c, %a, %b : tensor<4xf16>
   return
 }
@@ -152,5 +153,47 @@ func.func @clamped(%x: index) attributes {grid = [8]} {
   // expected-error @+1 {{'ktdp.construct_access_tile' subscript not supported: it must be affine in the grid coordinates and the loop variable ('arith.minsi' does not fold to an affine expression: its value differs between grid tiles or loop iterations)}}
   %a = ktdp.construct_access_tile %v[%clamped] {
       access_tile_set = #vec, access_tile_order = affine_map<(d0) -> (d0)>} : memref<64xf16> -> !ktdp.access_tile<8xindex>
+  return
+}
+
+// -----
+
+func.func @unordered_less() {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  // expected-error @+1 {{'arith.cmpf' predicate 'ult' not supported: lane-wise compares are olt, ole, ogt, oge, oeq and une}}
+  %m = arith.cmpf ult, %z, %z : tensor<4xf16>
+  %s = arith.select %m, %z, %z : tensor<4xi1>, tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @mask_not_selected() {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %m = arith.cmpf olt, %z, %z : tensor<4xf16>
+  // expected-error @+2 {{'arith.uitofp' not supported by the scheduler}}
+  // expected-error @+1 {{use of an 'arith.cmpf' result by 'arith.uitofp' not supported: a compare's mask is only a select's condition}}
+  %u = arith.uitofp %m : tensor<4xi1> to tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @constant_condition() {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %c = arith.constant true
+  // expected-error @+1 {{'arith.select' condition not supported: it must be the result of a lane-wise 'arith.cmpf'}}
+  %s = arith.select %c, %z, %z : tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @mask_of_another_type() {
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %w = arith.constant dense<0.0> : tensor<4xf32>
+  %m = arith.cmpf olt, %w, %w : tensor<4xf32>
+  // expected-error @+1 {{'arith.select' of 'f16' by a compare of 'f32' not supported: the mask is in the compared type; compare in the selected type}}
+  %s = arith.select %m, %z, %z : tensor<4xi1>, tensor<4xf16>
   return
 }

@@ -75,3 +75,14 @@ ktunit.bundle @b device "sample" {
 
 // expected-error @+1 {{registers hold f16, bf16 or f32, not 'i32'}}
 func.func private @f(!ktunit.vreg<4xi32>)
+
+// -----
+
+ktunit.bundle @b device "sample" {
+  ktunit.program @p unit "vec" {
+    %a = ktunit.vreg : !ktunit.vreg<16xf32>
+    %h = ktunit.vreg : !ktunit.vreg<16xf16>
+    // expected-error @+1 {{all of {dst, lhs, rhs, addend} have same type}}
+    "ktunit.fma"(%a, %a, %a, %h) : (!ktunit.vreg<16xf32>, !ktunit.vreg<16xf32>, !ktunit.vreg<16xf32>, !ktunit.vreg<16xf16>) -> ()
+  }
+}

@@ -2,15 +2,18 @@
 //
 // What one element of each float op computes, with the op kind a template
 // parameter so that every (op, element type) pair compiles to its own tight
-// loop. Shared by the scalar routines (ScalarArith.cpp), the elementwise
-// tensor loops (TensorArith.cpp) and reductions (TensorReduce.cpp). Ops
+// loop. Shared by the interpreter's scalar routines (ScalarArith.cpp), its
+// elementwise tensor loops (TensorArith.cpp) and reductions
+// (TensorReduce.cpp), and by the simulator's vector arithmetic
+// (lib/Sim/VectorOps.cpp): one definition, so the two round alike and an
+// elementwise kernel compares bit for bit (ktir.md §7.3). Ops
 // exact in float followed by one rounding compute in float for
 // f16/bf16/f32 storage; the others (unaryViaDouble, binaryViaDouble) in
 // double, rounded once to the result type.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KTFLOW_LIB_INTERP_ELEMENTKERNELS_H
-#define KTFLOW_LIB_INTERP_ELEMENTKERNELS_H
+#ifndef KTFLOW_INTERP_ELEMENTKERNELS_H
+#define KTFLOW_INTERP_ELEMENTKERNELS_H
 
 #include "ktflow/Interp/Elementwise.h"
 
@@ -140,6 +143,10 @@ inline T binaryOp(T a, T b) {
     return std::atan2(a, b);
 }
 
+/// math.fma: the product and the sum with one rounding (to double, which
+/// the caller then rounds to the result type).
+inline double fmaOp(double a, double b, double c) { return std::fma(a, b, c); }
+
 /// Rounds a double result into float storage of kind `k`.
 inline float roundDoubleToStorage(ElemKind k, double d) {
   if (k == ElemKind::F16)
@@ -159,4 +166,4 @@ inline float roundDoubleToStorage(ElemKind k, double d) {
   X(Sin) X(Cos) X(Tan) X(Atan) X(Erf) X(Cbrt) X(Reciprocal) X(Square)
 
 
-#endif // KTFLOW_LIB_INTERP_ELEMENTKERNELS_H
+#endif // KTFLOW_INTERP_ELEMENTKERNELS_H
