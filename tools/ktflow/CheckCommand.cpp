@@ -39,14 +39,8 @@ static int runCheck() {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   std::string error;
-  auto file = mlir::openInputFile(checkInput, &error);
-  if (!file) {
-    llvm::errs() << "ktflow check: " << error << "\n";
-    return 1;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      ktflow::tool::parseKernelSource(sourceMgr, context, checkInput);
+      ktflow::tool::openKernelSource(sourceMgr, context, checkInput, "check");
   if (!module)
     return 1;
   // The op verifiers read `grid` where they need it; a malformed grid on a

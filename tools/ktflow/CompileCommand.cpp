@@ -85,14 +85,8 @@ static int runCompile() {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   std::string error;
-  auto file = mlir::openInputFile(compileInput, &error);
-  if (!file) {
-    llvm::errs() << "ktflow compile: " << error << "\n";
-    return 1;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      ktflow::tool::parseKernelSource(sourceMgr, context, compileInput);
+      ktflow::tool::openKernelSource(sourceMgr, context, compileInput, "compile");
   if (!module)
     return 1;
 

@@ -54,15 +54,8 @@ static int runCost() {
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  std::string error;
-  auto file = mlir::openInputFile(costInput, &error);
-  if (!file) {
-    llvm::errs() << "ktflow cost: " << error << "\n";
-    return 1;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      ktflow::tool::parseKernelSource(sourceMgr, context, costInput);
+      ktflow::tool::openKernelSource(sourceMgr, context, costInput, "cost");
   if (!module)
     return 1;
 

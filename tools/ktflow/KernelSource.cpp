@@ -1,6 +1,8 @@
 //===- KernelSource.cpp - parse a kernel keeping its SSA names ------------===//
 #include "KernelSource.h"
 
+#include "mlir/Support/FileUtilities.h"
+
 #include "ktflow/Interp/Interpreter.h"
 #include "ktflow/Support/ParseGuard.h"
 #include "mlir/AsmParser/AsmParser.h"
@@ -70,4 +72,17 @@ mlir::OwningOpRef<mlir::ModuleOp> ktflow::tool::parseKernelSource(llvm::SourceMg
                                                                 llvm::StringRef bufferName) {
   mlir::AsmParserState asmState;
   return parseGuarded(sourceMgr, context, &asmState, bufferName, nullptr);
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+ktflow::tool::openKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
+                               llvm::StringRef path, llvm::StringRef command) {
+  std::string error;
+  auto file = mlir::openInputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "ktflow " << command << ": " << error << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  return parseKernelSource(sourceMgr, context, path);
 }

@@ -34,6 +34,13 @@ mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     mlir::MLIRContext &context,
                                                     llvm::StringRef bufferName);
 
+/// Opens `path` into `sourceMgr` and parses it as above; an unreadable file
+/// is reported as "ktflow COMMAND: ..." (check, compile, cost).
+mlir::OwningOpRef<mlir::ModuleOp> openKernelSource(llvm::SourceMgr &sourceMgr,
+                                                   mlir::MLIRContext &context,
+                                                   llvm::StringRef path,
+                                                   llvm::StringRef command);
+
 } // namespace ktflow::tool
 
 #endif // KTFLOW_TOOLS_KTFLOW_KERNELSOURCE_H
