@@ -175,11 +175,13 @@ Value ProgramBuilder::def(Reg r, VRegType type) {
   OpBuilder::InsertionGuard guard(builder);
   Block &entry = programOp.getBody().front();
   // After the declarations already there, before the first instruction.
-  auto it = entry.begin();
-  while (it != entry.end() && isa<VRegOp>(*it))
-    ++it;
-  builder.setInsertionPoint(&entry, it);
-  regs[r] = VRegOp::create(builder, loc, type, IntegerAttr()).getResult();
+  if (lastDeclaration)
+    builder.setInsertionPointAfter(lastDeclaration);
+  else
+    builder.setInsertionPointToStart(&entry);
+  auto decl = VRegOp::create(builder, loc, type, IntegerAttr());
+  lastDeclaration = decl;
+  regs[r] = decl.getResult();
   return regs[r];
 }
 

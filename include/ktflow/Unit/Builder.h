@@ -123,6 +123,8 @@ private:
   const std::vector<std::string> &symbolNames;
   llvm::SmallVector<mlir::Block *, 8> blocks;
   std::vector<mlir::Value> regs;
+  /// The last register declaration (the next goes after it).
+  mlir::Operation *lastDeclaration = nullptr;
   std::vector<std::vector<int64_t>> table;
   uint32_t columns = 0;
   /// Depths of the open loopAround() loops; terms shift by their number.
