@@ -236,29 +236,37 @@ LogicalResult GroupLowering::emitTwoLevel() {
       checkAligned(t, address);
       return address;
     };
+    // Every loaded input of one vector step from memory at `addressOf(t,
+    // broadcast)`: a wide type's step is several accesses (a broadcast
+    // element one), an input without the vector dimension is broadcast.
+    auto loadInputs = [&](llvm::function_ref<dc::Address(const Transfer &, bool &)> addressOf) {
+      for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+        const ComputeInput &in = computeInputs[i];
+        if (in.splat)
+          continue;
+        const Transfer &t = innerLoads[in.loadIndex];
+        bool broadcast;
+        dc::Address address = addressOf(t, broadcast);
+        gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
+                     [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
+                       dc::Address piece = address;
+                       piece.offset = piece.offset + vectorBytes * p;
+                       checkAligned(t, piece);
+                       vec.vload(r, type, count, piece);
+                     });
+        if (broadcast)
+          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+      }
+    };
     auto emitTile = [&](int64_t k) -> LogicalResult {
       const Tile &tile = list[k];
       vec.acquire(innerInputs[c], Side::consumer);
       vec.acquire(innerOutputs[c], Side::producer);
       if (reduction) {
         auto read = [&](const SpacePosition &pos) -> LogicalResult {
-          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-            const ComputeInput &in = computeInputs[i];
-            if (in.splat)
-              continue;
-            const Transfer &t = innerLoads[in.loadIndex];
-            bool broadcast;
-            dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
-            gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
-                         [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
-                           dc::Address piece = address;
-                           piece.offset = piece.offset + vectorBytes * p;
-                           checkAligned(t, piece);
-                           vec.vload(r, type, count, piece);
-                         });
-            if (broadcast)
-              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
-          }
+          loadInputs([&](const Transfer &t, bool &broadcast) {
+            return positionAddress(t, innerSlot(t, k), pos, broadcast);
+          });
           return success();
         };
         auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
@@ -342,24 +350,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
       for (size_t d = 0; d + 1 < space.size(); ++d)
         vec.loop(tile.extent[d]);
       vec.loop(vectorsPerRow(tile));
-      for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-        const ComputeInput &in = computeInputs[i];
-        if (in.splat)
-          continue;
-        bool broadcast;
-        const Transfer &t = innerLoads[in.loadIndex];
-        dc::Address address = vectorAddress(t, k, broadcast);
-        // A wide type's step is several accesses (a broadcast element one).
-        gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
-                     [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
-                       dc::Address piece = address;
-                       piece.offset = piece.offset + vectorBytes * p;
-                       checkAligned(t, piece);
-                       vec.vload(r, type, count, piece);
-                     });
-        if (broadcast)
-          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
-      }
+      loadInputs([&](const Transfer &t, bool &broadcast) { return vectorAddress(t, k, broadcast); });
       bool storeBroadcast = false;
       if (failed(emitBody(vec, reg, [&](unsigned i, ktunit::Reg r) {
             bool broadcast;

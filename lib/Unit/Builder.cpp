@@ -234,28 +234,23 @@ static LogicalResult createByOpcode(OpBuilder &builder, Location loc, dc::Opcode
   return success();
 }
 
-void ProgramBuilder::binary(dc::Opcode op, Reg vd, Reg va, Reg vb) {
-  Value a = use(va), b = use(vb);
-  Value d = def(vd, llvm::cast<VRegType>(a.getType()));
+void ProgramBuilder::arith(dc::Opcode op, Reg vd, ArrayRef<Reg> sources) {
+  SmallVector<Value, 4> operands;
+  for (Reg r : sources)
+    operands.push_back(use(r));
+  // The result has the first source's shape (the verifiers check the rest).
+  operands.insert(operands.begin(), def(vd, llvm::cast<VRegType>(operands.front().getType())));
   builder.setInsertionPointToEnd(blocks.back());
-  if (failed(createByOpcode(builder, loc, op, {d, a, b}, programOp)))
+  if (failed(createByOpcode(builder, loc, op, operands, programOp)))
     broken = true;
 }
 
-void ProgramBuilder::unary(dc::Opcode op, Reg vd, Reg va) {
-  Value a = use(va);
-  Value d = def(vd, llvm::cast<VRegType>(a.getType()));
-  builder.setInsertionPointToEnd(blocks.back());
-  if (failed(createByOpcode(builder, loc, op, {d, a}, programOp)))
-    broken = true;
-}
+void ProgramBuilder::binary(dc::Opcode op, Reg vd, Reg va, Reg vb) { arith(op, vd, {va, vb}); }
+
+void ProgramBuilder::unary(dc::Opcode op, Reg vd, Reg va) { arith(op, vd, {va}); }
 
 void ProgramBuilder::ternary(dc::Opcode op, Reg vd, Reg va, Reg vb, Reg vc) {
-  Value a = use(va), b = use(vb), c = use(vc);
-  Value d = def(vd, llvm::cast<VRegType>(a.getType()));
-  builder.setInsertionPointToEnd(blocks.back());
-  if (failed(createByOpcode(builder, loc, op, {d, a, b, c}, programOp)))
-    broken = true;
+  arith(op, vd, {va, vb, vc});
 }
 
 void ProgramBuilder::cast(Reg vd, dc::ElemType type, Reg va) {

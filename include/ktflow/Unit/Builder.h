@@ -114,6 +114,8 @@ private:
   /// The handle a whole-register write of `type` into `r` writes.
   mlir::Value def(Reg r, VRegType type);
   VRegType regType(dc::ElemType type, Elements count);
+  /// `ktunit.<op> vd, sources...`, vd shaped as the first source.
+  void arith(dc::Opcode op, Reg vd, llvm::ArrayRef<Reg> sources);
   VRegType typeOf(Reg r) { return llvm::cast<VRegType>(use(r).getType()); }
 
   mlir::OpBuilder builder;
