@@ -88,7 +88,7 @@ struct Flattening {
 /// the whole view from its lower corner, and rows must follow each other
 /// without gaps, so the grid tile is one contiguous run of the view.
 FailureOr<AffineExpr> flatOrigin(DictionaryAttr transfer, TensorOp tensor,
-                                 ArrayRef<int64_t> space) {
+                                 ArrayRef<int64_t> space, ArrayRef<int64_t> grid) {
   auto dims = transfer.getAs<DenseI64ArrayAttr>("dims").asArrayRef();
   auto originAttr = transfer.getAs<AffineMapAttr>("origin");
   ArrayRef<int64_t> shape = tensor.getShape(), strides = tensor.getStrides(),
@@ -97,7 +97,17 @@ FailureOr<AffineExpr> flatOrigin(DictionaryAttr transfer, TensorOp tensor,
       shape.size() != dims.size() || strides.size() != dims.size() ||
       lower.size() != dims.size())
     return failure();
+  // A grid dimension of one tile has only id 0: an origin that names it
+  // (a column block offset `t * 9` on a grid of one tile) is constant.
   AffineMap origin = originAttr.getValue();
+  {
+    SmallVector<AffineExpr> ids;
+    for (unsigned d = 0; d < origin.getNumDims(); ++d)
+      ids.push_back(d < grid.size() && grid[d] == 1
+                        ? getAffineConstantExpr(0, tensor.getContext())
+                        : getAffineDimExpr(d, tensor.getContext()));
+    origin = origin.replaceDimsAndSymbols(ids, {}, origin.getNumDims(), origin.getNumSymbols());
+  }
   AffineExpr flat = getAffineConstantExpr(0, tensor.getContext());
   int64_t rank = space.size();
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -236,7 +246,7 @@ LogicalResult flattenGroup(KernelOp kernel, GroupOp group) {
       auto tensor = kernel.lookupSymbol<TensorOp>(transfer.getAs<FlatSymbolRefAttr>("tensor"));
       if (!tensor)
         return success();
-      FailureOr<AffineExpr> origin = flatOrigin(transfer, tensor, space);
+      FailureOr<AffineExpr> origin = flatOrigin(transfer, tensor, space, kernel.getGrid());
       if (failed(origin))
         return success();
       origins.push_back(*origin);

@@ -14,6 +14,11 @@
 // BLOCKS: #map = affine_map<(d0, d1, d2, d3) -> (d0 * 550)>
 // BLOCKS: flatten = #ktsched.decision<{space = array<i64: 50, 11>}, "heuristic">, reduce_dims = array<i64>, space = array<i64: 550>
 //
+// A column block on a grid of one tile: its origin names the tile id
+// (`t * 9`), whose only value is 0, so the block spans whole rows.
+// RUN: ktflow-opt %S/../../Run/Inputs/column_block_grid1_4x9.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_flatten | FileCheck %s --check-prefix=GRID1
+// GRID1: flatten = #ktsched.decision<{space = array<i64: 4, 9>}, "heuristic">, reduce_dims = array<i64>, space = array<i64: 36>
+//
 // A row loop whose iterations move adjacent rows, equally often on every
 // grid tile, is absorbed: no loop is left, the run covers its 8 rows.
 // RUN: ktflow-opt %S/../../Run/Inputs/row_loop_8x310.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_flatten | FileCheck %s --check-prefix=LOOP
