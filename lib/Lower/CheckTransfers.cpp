@@ -214,10 +214,27 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < space.size(); ++d)
     rows *= tile.extent[d];
-  // Each row's last vector would run into the next row of a dense slot.
-  if (rows > 1)
-    return masked("and the tile's rows are not one contiguous run");
   const int64_t vectorDim = (int64_t)space.size() - 1, rowDim = vectorDim - 1;
+  // Several rows: each must start on a vector boundary of its slot and
+  // hold its last vector whole before the next row starts, which a dense
+  // slot of rows that are not whole vectors does not give; the schedule
+  // pads such slots' rows (`row_pitch`, AllocateScratchpad).
+  auto rowsApart = [&](const Transfer &t) -> LogicalResult {
+    if (rows == 1 || t.dims.size() < 2 || t.dims.back() != vectorDim)
+      return success();
+    Bytes vector = toBytes(Elements(vectorWidth), t.esize);
+    Bytes pitch(bufferPitch(t)[t.dims.size() - 2]);
+    if (pitch >= vector * vectorsPerRow(tile) && pitch.isAlignedTo(vector))
+      return success();
+    return masked("and the rows of @" + t.tensor.getSymName() + "'s slot are " +
+                  Twine(pitch.count()) + " bytes apart, not whole vectors");
+  };
+  for (auto [i, t] : llvm::enumerate(loads))
+    if (failed(rowsApart(t)) || (twoLevel && failed(rowsApart(innerLoads[i]))))
+      return failure();
+  for (auto [i, t] : llvm::enumerate(stores))
+    if (failed(rowsApart(t)) || (twoLevel && failed(rowsApart(innerStores[i]))))
+      return failure();
   for (const Transfer &t : loads)
     if (rowDim >= 0 && !t.dims.empty() &&
         llvm::all_of(t.dims, [&](int64_t d) { return d == rowDim; }))
@@ -240,7 +257,10 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
     if (failed(slotHolds(twoLevel ? innerLoads[i] : t, whole)))
       return failure();
     Bytes run = toBytes(Elements(n), t.esize);
-    if (std::optional<Bytes> covering = coveringLoadRun(t, run); covering && *covering <= t.bytes)
+    // A row of several is read within the slot's row pitch (copyTile).
+    Bytes room = rows > 1 && t.dims.size() >= 2 ? Bytes(bufferPitch(t)[t.dims.size() - 2])
+                                                : t.bytes;
+    if (std::optional<Bytes> covering = coveringLoadRun(t, run); covering && *covering <= room)
       run = *covering;
     if (!twoLevel && failed(slotHolds(t, std::max(run, whole))))
       return failure();
@@ -255,6 +275,18 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
     // end of the argument's data, may be written: anything else would
     // clobber the data that follows in memory.
     Bytes run = toBytes(Elements(n), t.esize);
+    // Each of several rows leaves as its own run of valid bytes: none can
+    // be widened into the data of the row after it.
+    int64_t storedRows = 1;
+    for (size_t k = 0; k + 1 < t.dims.size(); ++k)
+      storedRows *= t.dims[k] >= 0 ? tile.extent[t.dims[k]] : t.shape[k];
+    if (rule && !rule->allowsSize(run) && storedRows > 1)
+      return masked("and each of its " + Twine(storedRows) + " rows of @" +
+                    t.tensor.getSymName() +
+                    " is a " + Twine(run.count()) + "-byte DMA run, which the DMA's access "
+                    "rule for global memory does not allow (" +
+                    Twine(rule->minSize.count()) + " to " + Twine(rule->maxSize.count()) +
+                    " bytes in multiples of " + Twine(rule->sizeMultiple.count()) + ")");
     if (rule && !rule->allowsSize(run) && !widenedResultRun(t, tile, run))
       return masked("and its " + Twine(run.count()) + "-byte DMA run of @" +
                     t.tensor.getSymName() +

@@ -59,6 +59,12 @@ LogicalResult GroupLowering::resolveTransfer(Operation *stage, ArrayAttr transfe
   t.bytes = Bytes(i64Of(b->getAttr("bytes")));
   t.depth = i64Of(decisionValue(b, "depth"), 0);
   t.instanceStride = Bytes(i64Of(b->getAttr("instance_stride")));
+  if (Attribute pitch = decisionValue(b, "row_pitch")) {
+    if (i64Of(pitch) <= 0 || t.dims.size() < 2)
+      return b->emitError("row_pitch of ") << pitch << " on a buffer of "
+                                           << t.dims.size() << " dimensions";
+    t.rowPitch = Bytes(i64Of(pitch));
+  }
   if (t.address.count() < 0 || t.memory.empty() || t.depth < 1)
     return b->emitError("buffer is not allocated (no memory, address or depth)");
   return success();

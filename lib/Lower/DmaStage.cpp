@@ -60,13 +60,16 @@ int64_t GroupLowering::tileElementOffset(const Transfer &t, const Tile &tile) co
 }
 
 /// Bytes between consecutive indices of each transfer dimension in the
-/// buffer: a dense row-major copy of the full tile.
+/// buffer: a row-major copy of the full tile, dense or with the rows the
+/// schedule padded (`row_pitch`) `rowPitch` bytes apart.
 SmallVector<int64_t> GroupLowering::bufferPitch(const Transfer &t) const {
   SmallVector<int64_t> pitch(t.dims.size(), 0);
   int64_t step = t.esize.bytes.count();
   for (int i = (int)t.dims.size() - 1; i >= 0; --i) {
     pitch[i] = step;
     step *= t.dims[i] >= 0 ? tileShape[t.dims[i]] : t.shape[i];
+    if (i == (int)t.dims.size() - 1 && t.rowPitch.count() > 0)
+      step = t.rowPitch.count();
   }
   return pitch;
 }
@@ -161,9 +164,20 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
                         ", which its " + std::to_string(t.bytes.count()) +
                         "-byte buffer slot cannot take"};
   }
+  // Each row of a tile of several rows is read the same way, within the
+  // slot's row pitch (whole vectors, padded where the schedule chose
+  // `row_pitch`): the extra bytes are the row's padding.
+  if (isLoad && !dims.empty() && t.dims.size() >= 2)
+    if (std::optional<Bytes> covering = coveringLoadRun(t, run);
+        covering && *covering <= Bytes(pitch[t.dims.size() - 2]))
+      run = *covering;
   if (!isLoad && dims.empty())
     if (std::optional<Bytes> widened = widenedResultRun(t, tile, run))
       run = *widened;
+  // The bytes from a copy's start to the start of its last run.
+  Bytes lastRun(0);
+  for (const dc::CopyDim &dim : dims)
+    lastRun = lastRun + (isLoad ? dim.srcStride : dim.dstStride) * (dim.count - 1);
   if (dmaNode && !globalMemories.empty())
     if (const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front())) {
       // A widened short load may end past the tensor's last alignment unit
@@ -172,8 +186,9 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
       dc::Symbol &sym = out.bundle.symbols[symbol];
       if (isLoad)
         for (Bytes start : starts)
-          if (sym.size < start + run) {
-            sym.size = (start + run).alignTo(model.node(globalMemories.front()).memory.alignment);
+          if (sym.size < start + lastRun + run) {
+            sym.size = (start + lastRun + run)
+                           .alignTo(model.node(globalMemories.front()).memory.alignment);
             sym.shape = {toElements(sym.size, t.esize).count()};
           }
       if (!dmaProblem && !rule->allowsSize(run))

@@ -87,6 +87,9 @@ struct Transfer {
   ks::BufferOp buffer;
   std::string memory;
   Bytes address, bytes, instanceStride;
+  /// Bytes between the slot's rows where the schedule padded them to
+  /// whole vectors (the buffer's `row_pitch`); 0: dense rows.
+  Bytes rowPitch{0};
   int64_t depth = 1;
   /// A column load whose slices do not all start on a DMA unit: each is
   /// read from the unit it starts in (GroupLowering::planColumnLeads).

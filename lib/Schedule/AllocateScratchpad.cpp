@@ -7,9 +7,12 @@
 // they are laid out one after another, each copy aligned to the memory's
 // alignment and its access rules. The sub-core instances sharing a memory
 // instance each get their own copy of the group's layout, `instance_stride`
-// bytes apart. Addresses grow up from 0; the reserved bytes of a memory are
-// the top `reserved` bytes of its capacity. A group whose layout times its
-// sharers exceeds the usable capacity gets a diagnostic with the sizes.
+// bytes apart. A buffer of several rows that are not whole vectors gets a
+// `row_pitch` (whole vectors per row, in whole granules of the memory):
+// each row starts on a vector boundary, where the load and store units
+// can address it. Addresses grow up from 0; the reserved bytes of a memory
+// are the top `reserved` bytes of its capacity. A group whose layout times
+// its sharers exceeds the usable capacity gets a diagnostic with the sizes.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -45,7 +48,14 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
     if (!depth || *depth < 1)
       return buffer.emitError("buffer without a depth of at least 1");
     Bytes alignment = memoryAlignment(model, *memory);
-    Bytes copy = bufferBytes(buffer, tile, memoryGranule(model, *memory)).alignTo(alignment);
+    Bytes granule = memoryGranule(model, *memory);
+    Bytes copy = bufferBytes(buffer, tile, granule).alignTo(alignment);
+    // Rows that are not whole vectors each start on a vector boundary: the
+    // slot's rows are padded (bufferBytes counts the padding).
+    if (std::optional<Bytes> pitch = paddedRowPitch(buffer, tile, granule))
+      buffer->setAttr("row_pitch", decide(b.getI64IntegerAttr(pitch->count()), kHeuristic));
+    else
+      buffer->removeAttr("row_pitch");
     Bytes address = next[*memory].alignTo(alignment);
     buffer->setAttr("bytes", b.getI64IntegerAttr(copy.count()));
     buffer->setAttr("address", decide(b.getI64IntegerAttr(address.count()), kHeuristic));

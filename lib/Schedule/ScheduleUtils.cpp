@@ -194,10 +194,41 @@ Bytes ktflow::ktsched::bufferBytes(BufferOp buffer, ArrayRef<int64_t> tile, Byte
   for (int64_t e : ArrayRef<int64_t>(shape).drop_back())
     rows *= e;
   Bytes row = toBytes(Elements(shape.back()), size).alignTo(granule);
+  // Rows padded to whole vectors (the `row_pitch` AllocateScratchpad
+  // records, whose alignment includes the granule).
+  if (std::optional<Bytes> pitch = paddedRowPitch(buffer, tile, granule))
+    row = std::max(row, *pitch);
   // Room for a column slice read from the granule it starts in.
   if (isColumnOperand(buffer) && sliceMayStartInsideGranule(buffer, granule))
     row = row + granule;
   return row * rows;
+}
+
+std::optional<Bytes> ktflow::ktsched::paddedRowPitch(BufferOp buffer, ArrayRef<int64_t> tile,
+                                                     Bytes alignment) {
+  auto group = buffer->getParentOfType<GroupOp>();
+  auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
+  if (!group || !dims || dims.size() < 2)
+    return std::nullopt;
+  int64_t rank = group.getSpace().size();
+  if (dims.asArrayRef().back() != rank - 1)
+    return std::nullopt;
+  StageOp compute = computeStage(group);
+  std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
+  if (!lanes || *lanes <= 0)
+    return std::nullopt;
+  int64_t step = vectorStep(group, *lanes);
+  SmallVector<int64_t> shape = bufferShape(buffer, tile);
+  int64_t rows = 1;
+  for (int64_t e : ArrayRef<int64_t>(shape).drop_back())
+    rows *= e;
+  int64_t columns = shape.back();
+  if (rows <= 1 || columns % step == 0)
+    return std::nullopt;
+  auto type = buffer->getAttrOfType<TypeAttr>("element_type");
+  ElementSize size = elementSize(type ? type.getValue() : Type());
+  Bytes whole = toBytes(Elements((columns + step - 1) / step * step), size);
+  return whole.alignTo(std::max(alignment, Bytes(1)));
 }
 
 StageOp ktflow::ktsched::computeStage(GroupOp group) {

@@ -47,6 +47,16 @@ llvm::SmallVector<int64_t> bufferShape(BufferOp buffer, llvm::ArrayRef<int64_t> 
 /// tile (it is read from the granule it starts in).
 Bytes bufferBytes(BufferOp buffer, llvm::ArrayRef<int64_t> tile, Bytes granule);
 
+/// The row pitch a buffer of `tile`'s rows needs when its rows are not a
+/// whole number of the group's vector steps and there are several of them:
+/// each row padded to whole vectors (in the buffer's element type) and to
+/// `alignment`, so every row starts on a vector boundary and its partial
+/// last vector stays inside the row. None when a dense layout serves (one
+/// row, whole-vector rows, a buffer without the vector dimension last, or a
+/// compute stage without a vector width yet).
+std::optional<Bytes> paddedRowPitch(BufferOp buffer, llvm::ArrayRef<int64_t> tile,
+                                    Bytes alignment);
+
 /// A column operand (a buffer whose only dimension is the space's
 /// second-to-last: one value per row) is moved per tile as one slice of
 /// that dimension; for the slice to be whole granules of `granule` bytes

@@ -1,7 +1,8 @@
 // Row sum and max of a 4x1000 f32 matrix, grid 1: 1000 f32 are not whole
 // vectors (16 lanes on sample and deep, 32 on spyre), so every row ends in a
-// partial vector, and the tile's 4 rows are not one contiguous run: still
-// not lowered (test/Run/reductions-partial.test's negative twin).
+// partial vector. The rows are 4000 bytes apart: whole units of deep's DMA
+// (lowered into a row-padded slot), not of sample's or spyre's
+// (test/Run/reductions-partial.test's negative twin there).
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 999 >= 0)>
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
 module {
