@@ -214,7 +214,7 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < space.size(); ++d)
     rows *= tile.extent[d];
-  const int64_t vectorDim = (int64_t)space.size() - 1, rowDim = vectorDim - 1;
+  const int64_t vectorDim = (int64_t)space.size() - 1;
   // Several rows: each must start on a vector boundary of its slot and
   // hold its last vector whole before the next row starts, which a dense
   // slot of rows that are not whole vectors does not give; the schedule
@@ -235,10 +235,9 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
   for (auto [i, t] : llvm::enumerate(stores))
     if (failed(rowsApart(t)) || (twoLevel && failed(rowsApart(innerStores[i]))))
       return failure();
-  for (const Transfer &t : loads)
-    if (rowDim >= 0 && !t.dims.empty() &&
-        llvm::all_of(t.dims, [&](int64_t d) { return d == rowDim; }))
-      return masked("beside a column operand");
+  // A column operand (one value per row) is held per block of rows and
+  // broadcast per row; each row's vectors, the last one partial, follow
+  // from the row's own start (the slot's rows are checked apart above).
   auto spansVector = [&](const Transfer &t) {
     return !t.dims.empty() && t.dims.back() == vectorDim;
   };

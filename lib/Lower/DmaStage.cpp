@@ -262,11 +262,16 @@ dc::Address GroupLowering::vectorInSlot(const Transfer &t, dc::Address slot,
     if (d < 0)
       continue;
     int64_t stride = pitch[i];
-    if (d == (int64_t)space.size() - 1) {
+    bool vectorDim = d == (int64_t)space.size() - 1;
+    if (vectorDim) {
       stride *= vectorWidth;
       broadcast = false;
     }
-    slot.terms.push_back({uint32_t(d), Bytes(stride), 0});
+    // A loop of one trip (a tile one row or one vector wide) never steps:
+    // its term would only state a stride the access rules need not allow.
+    int64_t trips = vectorDim ? (tileShape[d] + vectorWidth - 1) / vectorWidth : tileShape[d];
+    if (trips > 1)
+      slot.terms.push_back({uint32_t(d), Bytes(stride), 0});
   }
   return slot;
 }
@@ -297,15 +302,20 @@ dc::Address GroupLowering::segmentAddress(const Transfer &t, dc::Address address
     int64_t d = t.dims[i];
     if (d < 0)
       continue;
+    // Loops of one trip never step (as in vectorInSlot): no term.
+    auto term = [&](int64_t depth, int64_t trips, int64_t stride) {
+      if (trips > 1)
+        address.terms.push_back({uint32_t(depth), Bytes(stride), 0});
+    };
     if (d < rowDim) {
-      address.terms.push_back({uint32_t(d), Bytes(pitch[i]), 0});
+      term(d, tileShape[d], pitch[i]);
     } else if (d == rowDim) {
       address.offset = address.offset + Bytes(pitch[i] * seg.rowOffset);
-      address.terms.push_back({uint32_t(rowDim), Bytes(pitch[i] * vectorWidth), 0});
+      term(rowDim, seg.blocks, pitch[i] * vectorWidth);
       if (!column)
-        address.terms.push_back({uint32_t(rowDim + 1), Bytes(pitch[i]), 0});
+        term(rowDim + 1, seg.rows, pitch[i]);
     } else {
-      address.terms.push_back({uint32_t(rowDim + 2), Bytes(pitch[i] * vectorWidth), 0});
+      term(rowDim + 2, (tileShape[d] + vectorWidth - 1) / vectorWidth, pitch[i] * vectorWidth);
     }
   }
   return address;

@@ -309,7 +309,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
             }
           }
           ld.loop(seg.rows);
-          ld.loop(tile.extent.back() / vectorWidth);
+          ld.loop(vectorsPerRow(tile));
           for (auto [i, t] : llvm::enumerate(loads))
             if (!llvm::is_contained(columnLoads, i))
               push(t, segmentAddress(t, slotAddress(t, j, k), seg));
@@ -392,7 +392,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           }
           vec.loop(seg.rows);
           broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
-          vec.loop(tile.extent.back() / vectorWidth);
+          vec.loop(vectorsPerRow(tile));
           receiveInputs();
           if (failed(emitBody(vec, reg, sendResult)))
             return failure();

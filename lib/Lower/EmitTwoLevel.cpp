@@ -317,7 +317,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
           }
           vec.loop(seg.rows);
           broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
-          vec.loop(tile.extent.back() / vectorWidth);
+          vec.loop(vectorsPerRow(tile));
           for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
             const ComputeInput &in = computeInputs[i];
             if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
