@@ -226,6 +226,7 @@ llvm::Error dc::bindLaunchValues(Bundle &bundle, const std::map<std::string, std
   for (LaunchValue &v : bundle.launchValues)
     if (!v.bound) {
       v.bound = true;
+      v.boundAtLaunch = true;
       v.value = std::to_string(values[v.name]);
     }
   return llvm::Error::success();

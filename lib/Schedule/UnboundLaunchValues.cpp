@@ -33,8 +33,11 @@ namespace {
 
 /// `value` as an affine expression of the grid coordinates (dims) and the
 /// unbound launch values (`symbols`: extraction result -> symbol).
-FailureOr<AffineExpr> traceBound(Value value, const llvm::DenseMap<Value, unsigned> &symbols) {
+FailureOr<AffineExpr> traceBound(Value value, const llvm::DenseMap<Value, unsigned> &symbols,
+                                 Value iv = {}) {
   MLIRContext *ctx = value.getContext();
+  if (iv && value == iv)
+    return getAffineDimExpr(3, ctx);
   if (auto it = symbols.find(value); it != symbols.end())
     return getAffineSymbolExpr(it->second, ctx);
   Operation *def = value.getDefiningOp();
@@ -45,11 +48,11 @@ FailureOr<AffineExpr> traceBound(Value value, const llvm::DenseMap<Value, unsign
   if (std::optional<int64_t> c = getConstantIntValue(value))
     return getAffineConstantExpr(*c, ctx);
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
-    return traceBound(def->getOperand(0), symbols);
+    return traceBound(def->getOperand(0), symbols, iv);
   if (def->getNumOperands() != 2)
     return failure();
-  FailureOr<AffineExpr> lhs = traceBound(def->getOperand(0), symbols);
-  FailureOr<AffineExpr> rhs = traceBound(def->getOperand(1), symbols);
+  FailureOr<AffineExpr> lhs = traceBound(def->getOperand(0), symbols, iv);
+  FailureOr<AffineExpr> rhs = traceBound(def->getOperand(1), symbols, iv);
   if (failed(lhs) || failed(rhs))
     return failure();
   auto rhsConst = dyn_cast<AffineConstantExpr>(*rhs);
@@ -70,6 +73,91 @@ FailureOr<AffineExpr> traceBound(Value value, const llvm::DenseMap<Value, unsign
       return *lhs % rhsConst.getValue();
   }
   return failure();
+}
+
+int64_t evaluate(AffineExpr e, ArrayRef<int64_t> dims, int64_t symbol) {
+  MLIRContext *ctx = e.getContext();
+  SmallVector<AffineExpr> d, s = {getAffineConstantExpr(symbol, ctx)};
+  for (int64_t v : dims)
+    d.push_back(getAffineConstantExpr(v, ctx));
+  d.resize(4, getAffineConstantExpr(0, ctx));
+  return cast<AffineConstantExpr>(simplifyAffineExpr(e.replaceDimsAndSymbols(d, s), 0, 0))
+      .getValue();
+}
+
+/// Whether every access tile over a view that `value` (unbound launch
+/// value `symbol`) sizes stays inside the view for every admitted value,
+/// grid tile and loop iteration: the tiles are laid out at the upperbound,
+/// so this is what makes running fewer of them exact (no tile is partly
+/// outside a smaller view, where KTIR would mask its points).
+bool accessesStayInside(func::FuncOp kernel, const llvm::DenseMap<Value, unsigned> &symbols,
+                        ArrayRef<int64_t> admitted) {
+  SmallVector<int64_t> grid;
+  if (auto g = kernel->getAttrOfType<ArrayAttr>("grid"))
+    for (Attribute a : g)
+      grid.push_back(cast<IntegerAttr>(a).getInt());
+  grid.resize(3, 1);
+  bool inside = true;
+  kernel.walk([&](ktdp::ConstructMemoryViewOp view) {
+    SmallVector<std::pair<unsigned, AffineExpr>> symbolicSizes;
+    unsigned entry = 0;
+    for (auto [k, size] : llvm::enumerate(view.getStaticSizes())) {
+      if (!ShapedType::isDynamic(size))
+        continue;
+      FailureOr<AffineExpr> e = traceBound(view.getSizes()[entry++], symbols);
+      if (failed(e) || !e->isSymbolicOrConstant())
+        inside = false;
+      else if (succeeded(e) && !isa<AffineConstantExpr>(*e))
+        symbolicSizes.push_back({unsigned(k), *e});
+    }
+    if (symbolicSizes.empty())
+      return;
+    for (Operation *user : view->getUsers()) {
+      auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(user);
+      auto tileType = tile ? dyn_cast<ktdp::AccessTileType>(tile.getType()) : nullptr;
+      if (!tile || !tileType || !tile.getBaseMap().isIdentity() || !tileType.hasStaticShape()) {
+        inside = false;
+        return;
+      }
+      auto loop = tile->getParentOfType<scf::ForOp>();
+      Value iv = loop ? loop.getInductionVar() : Value();
+      SmallVector<AffineExpr> origin;
+      for (Value index : tile.getIndices()) {
+        FailureOr<AffineExpr> e = traceBound(index, symbols, iv);
+        if (failed(e)) {
+          inside = false;
+          return;
+        }
+        origin.push_back(*e);
+      }
+      FailureOr<AffineExpr> lb = loop ? traceBound(loop.getLowerBound(), symbols)
+                                      : FailureOr<AffineExpr>(getAffineConstantExpr(0, kernel.getContext()));
+      FailureOr<AffineExpr> ub = loop ? traceBound(loop.getUpperBound(), symbols)
+                                      : FailureOr<AffineExpr>(getAffineConstantExpr(1, kernel.getContext()));
+      std::optional<int64_t> step = loop ? getConstantIntValue(loop.getStep()) : 1;
+      if (failed(lb) || failed(ub) || !step || *step <= 0) {
+        inside = false;
+        return;
+      }
+      for (int64_t v : admitted)
+        for (int64_t g = 0; g < grid[0] * grid[1] * grid[2]; ++g) {
+          SmallVector<int64_t> at = {g % grid[0], (g / grid[0]) % grid[1], g / (grid[0] * grid[1])};
+          int64_t first = evaluate(*lb, at, v), end = evaluate(*ub, at, v);
+          for (int64_t i = first; i < end; i += *step) {
+            at.resize(3);
+            at.push_back(i);
+            for (auto [k, size] : symbolicSizes) {
+              int64_t o = evaluate(origin[k], at, v);
+              if (o < 0 || o + tileType.getDimSize(k) > evaluate(size, {}, v)) {
+                inside = false;
+                return;
+              }
+            }
+          }
+        }
+    }
+  });
+  return inside;
 }
 
 bool isScalarArith(Operation *op) {
@@ -153,6 +241,17 @@ LogicalResult ktflow::ktsched::carryUnboundLaunchValues(Operation *kernelOp) {
   }
   if (recorded.empty())
     return success();
+  // One unbound value: its admitted values are enumerated to check that
+  // every access stays inside the views it sizes (more are the lowering's
+  // to refuse). Where one may not, nothing is carried.
+  if (recorded.size() == 1) {
+    auto dict = cast<DictionaryAttr>(recorded.front());
+    UnboundLaunchValue v;
+    v.granularity = dict.getAs<IntegerAttr>("granularity").getInt();
+    v.upperbound = dict.getAs<IntegerAttr>("upperbound").getInt();
+    if (!accessesStayInside(kernel, symbols, admittedValues(v)))
+      return success();
+  }
   // The loops' symbolic upper bounds, before the values become constants.
   WalkResult walk = kernel.walk([&](scf::ForOp loop) {
     FailureOr<AffineExpr> ub = traceBound(loop.getUpperBound(), symbols);

@@ -242,6 +242,8 @@ struct LaunchValue {
   std::string value;
   bool bound = true;
   int64_t granularity = 1, upperbound = 0;
+  /// Bound at launch (bindLaunchValues), not at compile time; not encoded.
+  bool boundAtLaunch = false;
 };
 
 /// Whether `text` is `launch`'s value in its type (integers compared
