@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/DeviceCode/Encoding.h"
+#include "ktflow/DeviceCode/LaunchTable.h"
 
 #include "llvm/Support/FileOutputBuffer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -32,6 +33,7 @@ class Writer {
 public:
   static constexpr bool reading = false;
   std::vector<uint8_t> out;
+  uint32_t version = kBundleVersion;
 
   void u8(uint8_t &v) { out.push_back(v); }
   void u32(uint32_t &v) { raw(&v, 4); }
@@ -62,7 +64,9 @@ private:
 class Reader {
 public:
   static constexpr bool reading = true;
-  Reader(llvm::ArrayRef<uint8_t> bytes, size_t base) : bytes(bytes), base(base) {}
+  Reader(llvm::ArrayRef<uint8_t> bytes, size_t base, uint32_t version = kBundleVersion)
+      : version(version), bytes(bytes), base(base) {}
+  uint32_t version;
 
   void u8(uint8_t &v) { raw(&v, 1); }
   void u32(uint32_t &v) { raw(&v, 4); }
@@ -177,9 +181,18 @@ template <typename IO>
 void transfer(IO &io, Instruction &inst) {
   enumField(io, inst.op);
   switch (inst.op) {
-  case Opcode::Loop:
+  case Opcode::Loop: {
     io.i64(inst.count);
+    // Version 3: the count may be a table column (a launch-table entry).
+    uint8_t fromTable = inst.countFromTable;
+    if (io.version >= 3)
+      io.u8(fromTable);
+    if constexpr (IO::reading)
+      if (fromTable > 1)
+        io.fail("unknown loop flags");
+    inst.countFromTable = fromTable;
     return;
+  }
   case Opcode::End:
     return;
   case Opcode::Signal:
@@ -324,6 +337,17 @@ void transfer(IO &io, LaunchValue &v) {
   io.u32(v.arg);
   io.str(v.type);
   io.str(v.value);
+  // Version 3: an unbound value, with the guarantees of its runtime_arg.
+  uint8_t unbound = !v.bound;
+  if (io.version >= 3) {
+    io.u8(unbound);
+    io.i64(v.granularity);
+    io.i64(v.upperbound);
+  }
+  if constexpr (IO::reading)
+    if (unbound > 1)
+      io.fail("unknown launch-value flags");
+  v.bound = !unbound;
 }
 
 template <typename IO>
@@ -357,6 +381,13 @@ void transfer(IO &io, Program &p) {
       for (int64_t &v : row)
         io.i64(v);
     }
+  // Version 3: the launch-table cells.
+  if (io.version >= 3 && io.length(p.launchCells))
+    for (LaunchCell &cell : p.launchCells) {
+      io.u32(cell.row);
+      io.u32(cell.column);
+      io.str(cell.expr);
+    }
   if (io.length(p.body))
     for (Instruction &inst : p.body) {
       if (!io.ok())
@@ -384,16 +415,19 @@ void appendSection(std::vector<uint8_t> &out, SectionKind kind,
 std::vector<uint8_t> dc::encodeBundle(const Bundle &input) {
   Bundle bundle = input; // transfer() takes non-const references
   std::vector<uint8_t> out;
+  uint32_t version = versionNeeded(bundle);
   putU32(out, kBundleMagic);
-  putU32(out, kBundleVersion);
+  putU32(out, version);
   putU32(out, uint32_t(3 + bundle.programs.size()));
   {
     Writer w;
+    w.version = version;
     w.str(bundle.device);
     appendSection(out, SectionKind::Device, w.out);
   }
   {
     Writer w;
+    w.version = version;
     if (w.length(bundle.symbols))
       for (Symbol &s : bundle.symbols)
         transfer(w, s);
@@ -401,6 +435,7 @@ std::vector<uint8_t> dc::encodeBundle(const Bundle &input) {
   }
   {
     Writer w;
+    w.version = version;
     if (w.length(bundle.launchValues))
       for (LaunchValue &v : bundle.launchValues)
         transfer(w, v);
@@ -408,6 +443,7 @@ std::vector<uint8_t> dc::encodeBundle(const Bundle &input) {
   }
   for (Program &p : bundle.programs) {
     Writer w;
+    w.version = version;
     transfer(w, p);
     appendSection(out, SectionKind::Program, w.out);
   }
@@ -417,6 +453,17 @@ std::vector<uint8_t> dc::encodeBundle(const Bundle &input) {
 static llvm::Error decodeError(StringRef name, const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  (name + ": " + message).str());
+}
+
+uint32_t dc::versionNeeded(const Bundle &bundle) {
+  bool launchTable = hasUnboundLaunchValues(bundle) ||
+                     llvm::any_of(bundle.programs, [](const Program &p) {
+                       return !p.launchCells.empty() ||
+                              llvm::any_of(p.body, [](const Instruction &i) {
+                                return i.op == Opcode::Loop && i.countFromTable;
+                              });
+                     });
+  return launchTable ? 3 : 2;
 }
 
 uint32_t dc::firstVersionWith(Opcode op) {
@@ -465,7 +512,7 @@ llvm::Expected<Bundle> dc::decodeBundle(llvm::ArrayRef<uint8_t> bytes, StringRef
       return decodeError(name, llvm::formatv("at byte {0}: section {1} claims {2} "
                                              "bytes but {3} remain",
                                              pos, s, length, bytes.size() - pos));
-    Reader r(bytes.slice(pos, length), pos);
+    Reader r(bytes.slice(pos, length), pos, version);
     switch (SectionKind(kind)) {
     case SectionKind::Device:
       if (sawDevice)

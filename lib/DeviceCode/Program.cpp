@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/DeviceCode/Program.h"
+#include "ktflow/DeviceCode/LaunchTable.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -266,6 +267,12 @@ public:
                                             "and '$'");
       if (!launchNames.insert(v.name).second)
         return fail(at, "'" + v.name + "' is given twice");
+      if (!v.bound) {
+        if (!v.value.empty() || v.granularity < 1 || v.upperbound < 0)
+          return fail(at, "'" + v.name + "' is unbound: it needs no value, a granularity of at "
+                                         "least 1 and an upperbound of at least 0");
+        continue;
+      }
       if (!sameLaunchValue(v, v.value))
         return fail(at, "'" + v.name + "' has value '" + v.value + "', which is not a " +
                             v.type + " value (types: index, iN, f16, bf16, f32, f64)");
@@ -309,6 +316,14 @@ private:
       if (row.size() != prog.tableColumns)
         return fail(at, llvm::formatv("has a table row of {0} values, expected {1}",
                                       row.size(), prog.tableColumns));
+    for (const LaunchCell &cell : prog.launchCells) {
+      if (cell.row >= prog.table.size() || cell.column >= prog.tableColumns)
+        return fail(at, llvm::formatv("has a launch-table cell ({0}, {1}) outside its table",
+                                      cell.row, cell.column));
+      if (llvm::Error e = checkLaunchExpr(cell.expr, bundle.launchValues))
+        return fail(at, llvm::formatv("launch-table cell ({0}, {1}): {2}", cell.row,
+                                      cell.column, llvm::toString(std::move(e))));
+    }
     unsigned depth = 0;
     for (size_t i = 0; i < prog.body.size(); ++i) {
       std::string iat = llvm::formatv("{0} instruction {1}", at, i).str();
@@ -316,6 +331,9 @@ private:
       if (inst.op == Opcode::Loop) {
         if (inst.count < 0)
           return fail(iat, "loops a negative number of times");
+        if (inst.countFromTable && inst.count >= prog.tableColumns)
+          return fail(iat, llvm::formatv("takes its trip count from table column {0} of {1}",
+                                         inst.count, prog.tableColumns));
         if (++depth > kMaxLoopDepth)
           return fail(iat, llvm::formatv("nests loops deeper than {0}", kMaxLoopDepth));
         continue;
@@ -659,6 +677,12 @@ Instruction &ProgramBuilder::emit(Opcode op) {
 
 void ProgramBuilder::loop(int64_t count) {
   emit(Opcode::Loop).count = count;
+  ++depth;
+}
+void ProgramBuilder::loopFromTable(uint32_t column) {
+  Instruction &i = emit(Opcode::Loop);
+  i.count = column;
+  i.countFromTable = true;
   ++depth;
 }
 void ProgramBuilder::end() {

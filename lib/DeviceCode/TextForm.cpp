@@ -70,7 +70,7 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
   StringRef name = opcodeName(i.op);
   switch (i.op) {
   case Opcode::Loop:
-    os << "loop " << i.count;
+    os << "loop " << (i.countFromTable ? "t" : "") << i.count;
     return;
   case Opcode::End:
     os << "end";
@@ -162,8 +162,13 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
 void dc::printBundle(const Bundle &b, llvm::raw_ostream &os) {
   os << "ktdc " << kTextVersion << "\n";
   os << "device " << (b.device.empty() ? "-" : b.device) << "\n";
-  for (const LaunchValue &v : b.launchValues)
-    os << "launch " << v.name << " arg" << v.arg << " " << v.type << " " << v.value << "\n";
+  for (const LaunchValue &v : b.launchValues) {
+    os << "launch " << v.name << " arg" << v.arg << " " << v.type << " ";
+    if (v.bound)
+      os << v.value << "\n";
+    else
+      os << "unbound granularity " << v.granularity << " upperbound " << v.upperbound << "\n";
+  }
   for (const Symbol &s : b.symbols) {
     os << "symbol $" << s.name << " " << s.elementType << " ";
     if (s.shape.empty())
@@ -189,6 +194,8 @@ void dc::printBundle(const Bundle &b, llvm::raw_ostream &os) {
           os << " " << v;
         os << "\n";
       }
+      for (const LaunchCell &cell : p.launchCells)
+        os << "cell " << cell.row << " " << cell.column << " = " << cell.expr << "\n";
     }
     unsigned depth = 1;
     for (const Instruction &i : p.body) {
@@ -275,7 +282,7 @@ public:
       }
       if (!current)
         return error(words[0], "expected 'symbol' or 'program'");
-      if (key == "instances" || key == "table" || key == "row") {
+      if (key == "instances" || key == "table" || key == "row" || key == "cell") {
         if (!current->body.empty())
           return error(words[0], "'" + key + "' must precede the instructions");
         if (!programHeader(*current))
@@ -496,14 +503,26 @@ private:
   }
 
   bool launchValue() {
-    if (words.size() != 5)
-      return fail(words[0], "expected 'launch NAME argN TYPE VALUE'");
+    bool unbound = words.size() == 9 && words[4].text == "unbound";
+    if (words.size() != 5 && !unbound)
+      return fail(words[0], "expected 'launch NAME argN TYPE VALUE' or 'launch NAME argN TYPE "
+                            "unbound granularity G upperbound U'");
     LaunchValue v;
     v.name = words[1].text.str();
     StringRef arg = words[2].text;
     if (!arg.consume_front("arg") || arg.getAsInteger(10, v.arg))
       return fail(words[2], "expected argN, the kernel argument's position");
     v.type = words[3].text.str();
+    if (unbound) {
+      v.bound = false;
+      if (words[5].text != "granularity" || words[7].text != "upperbound")
+        return fail(words[5], "expected 'granularity G upperbound U'");
+      if (!intOperand(6, v.granularity, "a granularity") ||
+          !intOperand(8, v.upperbound, "an upperbound"))
+        return false;
+      bundle.launchValues.push_back(std::move(v));
+      return true;
+    }
     v.value = words[4].text.str();
     if (!sameLaunchValue(v, v.value))
       return fail(words[4], "'" + words[4].text + "' is not a " + v.type + " value");
@@ -569,6 +588,19 @@ private:
       p.tableColumns = uint32_t(columns);
       return true;
     }
+    if (key == "cell") {
+      // cell ROW COLUMN = EXPR: the expression is the rest of the line.
+      int64_t row, column;
+      if (words.size() < 5 || words[3].text != "=")
+        return fail(words[0], "expected 'cell ROW COLUMN = EXPR'");
+      if (!intOperand(1, row, "a table row") || !intOperand(2, column, "a table column"))
+        return false;
+      if (row < 0 || column < 0)
+        return fail(words[1], "table rows and columns count from 0");
+      const char *begin = words[4].text.data(), *end = words.back().text.end();
+      p.launchCells.push_back({uint32_t(row), uint32_t(column), std::string(begin, end)});
+      return true;
+    }
     // row
     if (p.tableColumns == 0)
       return fail(words[0], "'row' before 'table'");
@@ -597,8 +629,16 @@ private:
     i.op = *op;
     switch (*op) {
     case Opcode::Loop:
-      if (!expectCount(2) || !intOperand(1, i.count, "a trip count"))
+      if (!expectCount(2))
         return false;
+      // `loop tN`: the trip count is table column N (a launch-table entry).
+      if (words[1].text.starts_with("t")) {
+        if (words[1].text.drop_front().getAsInteger(10, i.count) || i.count < 0)
+          return fail(words[1], "expected a trip count or a table column tN");
+        i.countFromTable = true;
+      } else if (!intOperand(1, i.count, "a trip count")) {
+        return false;
+      }
       ++depth;
       return true;
     case Opcode::End:

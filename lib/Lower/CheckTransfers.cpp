@@ -145,6 +145,10 @@ LogicalResult GroupLowering::checkReductionStores() {
 
 std::optional<Bytes> GroupLowering::widenedResultRun(const Transfer &t, const Tile &tile,
                                                     Bytes run) {
+  // Laid out at the upperbound, the last tile is not where the data of a
+  // smaller launch value ends.
+  if (symbolic())
+    return std::nullopt;
   // A reduction's one-dimensional results, or a partial last vector (the
   // callers ensure its tile is a single row, so the run is one copy).
   bool partialRow = !reduction && hasPartialVector(tile) && !t.dims.empty() &&

@@ -299,6 +299,8 @@ LogicalResult GroupLowering::collect() {
       loopTripsOf.push_back(trips);
       loopLower.push_back(lb);
     }
+    if (loop.get("ub_symbolic") && failed(collectSymbolicTrips(loop, grid)))
+      return failure();
     // One program is unrolled over the iterations: the tiles lowered
     // together run the same number (coreClasses() separates the others).
     loopTrips = restriction && !restriction->cores.empty()
@@ -370,6 +372,9 @@ LogicalResult GroupLowering::collect() {
     }
     tiles.push_back(std::move(list));
   }
+  if (symbolic())
+    for (const std::vector<Tile> &list : tiles)
+      tilesPerIteration.push_back(loopTrips > 0 ? int64_t(list.size()) / loopTrips : 0);
 
   if (reduction) {
     if (!deferStoreChecks && failed(checkReductionStores()))

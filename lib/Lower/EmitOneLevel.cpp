@@ -37,6 +37,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     storeSymbols.push_back(symbolOf(t, true));
   int64_t nsub = tiles.size();
   (void)groupIndex;
+  recordUnboundLaunchValues();
 
   // --- DMA: one program over every core, one table row per core. ---------
   // Columns: a byte offset per transfer (load then store), then the load
@@ -112,6 +113,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     for (int64_t j = 0; j < nsub; ++j) {
       if (s >= (int64_t)tiles[j].size())
         continue;
+      bool guarded = openTileGuard(dma, overFetchStarts, j, s, coreIds);
       dma.acquire(inputs[j], Side::producer);
       // A hoisted load is copied with the instance's first tile only: the
       // first tile's "full" signal covers it, and no later copy reuses its
@@ -122,17 +124,20 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           copyTile(dma, t, loadSymbols[i], i, Bytes(0), tiles[j][s], slotAddress(t, j, s), true,
                    &overFetchStarts);
       dma.release(inputs[j], Side::producer);
+      closeTileGuard(dma, guarded);
     }
     for (int64_t j = 0; j < nsub; ++j) {
       int64_t m = s - lag;
       if (m < 0 || m >= (int64_t)tiles[j].size())
         continue;
+      bool guarded = openTileGuard(dma, overFetchStarts, j, m, coreIds);
       dma.acquire(outputs[j], Side::consumer);
       periodLater = rollingPeriod ? &tiles[j][m + rollingPeriod] : nullptr;
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], loads.size() + i, Bytes(0), tiles[j][m],
                  slotAddress(t, j, m), false);
       dma.release(outputs[j], Side::consumer);
+      closeTileGuard(dma, guarded);
     }
     return success();
   };
@@ -248,9 +253,9 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
               return failure();
             nextColumn = *r;
           }
-    InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size());
+    InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size()), stTable(coreIds.size());
 
-    auto emitTile = [&](int64_t k) -> LogicalResult {
+    auto emitTileBody = [&](int64_t k) -> LogicalResult {
       const Tile &tile = tiles[j][k];
       // Load unit: wait for the tile, stream its vectors, free the slots.
       ld.acquire(inputs[j], Side::consumer);
@@ -440,10 +445,21 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       st.release(outputs[j], Side::producer);
       return success();
     };
+    // A tile some launch values do not run is guarded on all three units.
+    auto emitTile = [&](int64_t k) -> LogicalResult {
+      bool guarded = openTileGuard(ld, ldTable, j, k, coreIds);
+      openTileGuard(vec, vecTable, j, k, coreIds);
+      openTileGuard(st, stTable, j, k, coreIds);
+      LogicalResult result = emitTileBody(k);
+      for (ktunit::ProgramBuilder *p : {&ld, &vec, &st})
+        closeTileGuard(*p, guarded);
+      return result;
+    };
     if (failed(visitTiles({&ld, &vec, &st}, tiles[j].size(), tileRoll(j), emitTile)))
       return failure();
     ldTable.install(ld);
     vecTable.install(vec);
+    stTable.install(st);
   }
   return success();
 }

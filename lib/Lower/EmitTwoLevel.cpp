@@ -104,6 +104,13 @@ LogicalResult GroupLowering::emitTwoLevel() {
   std::unique_ptr<ktunit::ProgramBuilder> dmaProgram =
       makeProgram("dma", dmaUnit, std::vector<int64_t>{0});
   ktunit::ProgramBuilder &dma = *dmaProgram;
+  recordUnboundLaunchValues();
+  // Launch-table entries guarding tiles some launch values do not run:
+  // the program's one row takes each core's.
+  InstanceTable dmaTable(1);
+  auto guard = [&](ktunit::ProgramBuilder &b, InstanceTable &table, int64_t c, int64_t k) {
+    return openTileGuard(b, table, 0, k, {c});
+  };
   SmallVector<SmallVector<int64_t>> loadOffsets(nCores), storeOffsets(nCores);
   for (int64_t c : coreIds) {
     for (const Transfer &t : loads) {
@@ -125,28 +132,33 @@ LogicalResult GroupLowering::emitTwoLevel() {
     for (int64_t c : coreIds) {
       if (s >= n)
         break;
+      bool guarded = guard(dma, dmaTable, c, s);
       dma.acquire(outerInputs[c], Side::producer);
       periodLater = rollingPeriod ? &list[s + rollingPeriod] : nullptr;
       for (auto [i, t] : llvm::enumerate(loads))
         copyTile(dma, t, loadSymbols[i], std::nullopt, Bytes(loadOffsets[c][i]), list[s],
                  outerSlot(t, c, s), true);
       dma.release(outerInputs[c], Side::producer);
+      closeTileGuard(dma, guarded);
     }
     int64_t m = s - lag;
     if (m < 0 || m >= n)
       return success();
     for (int64_t c : coreIds) {
+      bool guarded = guard(dma, dmaTable, c, m);
       dma.acquire(outerOutputs[c], Side::consumer);
       periodLater = rollingPeriod ? &list[m + rollingPeriod] : nullptr;
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], std::nullopt, Bytes(storeOffsets[c][i]), list[m],
                  outerSlot(t, c, m), false);
       dma.release(outerOutputs[c], Side::consumer);
+      closeTileGuard(dma, guarded);
     }
     return success();
   };
   if (failed(visitTiles({&dma}, n + lag, stepRoll(lag), emitOuterStep)))
     return failure();
+  dmaTable.install(dma);
 
   // --- Tile DMA and compute unit: one program each per core. -------------
   Block &body = computeStage->getRegion(0).front();
@@ -156,8 +168,10 @@ LogicalResult GroupLowering::emitTwoLevel() {
     std::unique_ptr<ktunit::ProgramBuilder> tdmaProgram =
         makeProgram("tdma" + core, tileDmaUnit, std::vector<int64_t>{coreOf(c)});
     ktunit::ProgramBuilder &tdma = *tdmaProgram;
+    InstanceTable tdmaTable(1);
     auto emitTileStep = [&](int64_t s) -> LogicalResult {
       if (s < n) {
+        bool guarded = guard(tdma, tdmaTable, c, s);
         tdma.acquire(outerInputs[c], Side::consumer);
         tdma.acquire(innerInputs[c], Side::producer);
         for (auto [i, t] : llvm::enumerate(loads))
@@ -165,10 +179,12 @@ LogicalResult GroupLowering::emitTwoLevel() {
                    std::min(t.bytes, innerLoads[i].bytes));
         tdma.release(outerInputs[c], Side::consumer);
         tdma.release(innerInputs[c], Side::producer);
+        closeTileGuard(tdma, guarded);
       }
       int64_t m = s - lag;
       if (m < 0 || m >= n)
         return success();
+      bool guarded = guard(tdma, tdmaTable, c, m);
       tdma.acquire(innerOutputs[c], Side::consumer);
       tdma.acquire(outerOutputs[c], Side::producer);
       for (auto [i, t] : llvm::enumerate(stores))
@@ -176,10 +192,12 @@ LogicalResult GroupLowering::emitTwoLevel() {
                  std::min(t.bytes, innerStores[i].bytes));
       tdma.release(innerOutputs[c], Side::consumer);
       tdma.release(outerOutputs[c], Side::producer);
+      closeTileGuard(tdma, guarded);
       return success();
     };
     if (failed(visitTiles({&tdma}, n + lag, stepRoll(lag), emitTileStep)))
       return failure();
+    tdmaTable.install(tdma);
 
     std::unique_ptr<ktunit::ProgramBuilder> vecProgram =
         makeProgram("vec" + core, computeUnit, std::vector<int64_t>{computeInstance(c)});
@@ -258,7 +276,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
           vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
       }
     };
-    auto emitTile = [&](int64_t k) -> LogicalResult {
+    auto emitTileBody = [&](int64_t k) -> LogicalResult {
       const Tile &tile = list[k];
       vec.acquire(innerInputs[c], Side::consumer);
       vec.acquire(innerOutputs[c], Side::producer);
@@ -372,8 +390,16 @@ LogicalResult GroupLowering::emitTwoLevel() {
       vec.release(innerOutputs[c], Side::producer);
       return success();
     };
+    InstanceTable vecTable(1);
+    auto emitTile = [&](int64_t k) -> LogicalResult {
+      bool guarded = guard(vec, vecTable, c, k);
+      LogicalResult result = emitTileBody(k);
+      closeTileGuard(vec, guarded);
+      return result;
+    };
     if (failed(visitTiles({&vec}, n, tileRoll(0), emitTile)))
       return failure();
+    vecTable.install(vec);
     if (vectorProblem)
       return computeStage->emitError(*vectorProblem)
              << ": unaligned vector accesses are not lowered";

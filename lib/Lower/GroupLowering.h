@@ -136,15 +136,31 @@ public:
     else if (!values.empty())
       address.offset = address.offset + Bytes(values.front());
   }
+  /// The column of launch-table entries `exprs` (one per instance; the
+  /// runtime computes them at launch), holding `placeholders` until then.
+  uint32_t launchColumn(ArrayRef<std::string> exprs, ArrayRef<int64_t> placeholders) {
+    for (auto &[column, cells] : launchCells)
+      if (llvm::equal(cells, exprs))
+        return column;
+    for (size_t i = 0; i < rows.size(); ++i)
+      rows[i].push_back(placeholders[i]);
+    uint32_t column = firstColumn + columns++;
+    launchCells.push_back({column, std::vector<std::string>(exprs.begin(), exprs.end())});
+    return column;
+  }
   /// Appends these columns to `program`'s table (which has `firstColumn`).
   void install(ktunit::ProgramBuilder &program) const {
     if (columns == 0)
       return;
     assert(program.tableColumns() == firstColumn && "columns numbered after another table");
     program.appendTableColumns(rows, columns);
+    for (const auto &[column, cells] : launchCells)
+      for (auto [row, expr] : llvm::enumerate(cells))
+        program.addLaunchCell(uint32_t(row), column, expr);
   }
 
 private:
+  std::vector<std::pair<uint32_t, std::vector<std::string>>> launchCells;
   std::vector<std::vector<int64_t>> rows;
   uint32_t firstColumn = 0, columns = 0;
 };
@@ -485,6 +501,33 @@ private:
   /// The group's scf.for: first induction value per grid tile, step, trips.
   SmallVector<int64_t> loopLower, loopTripsOf;
   int64_t loopStep = 1, loopTrips = 1;
+  /// A loop whose upper bound is an unbound launch value's function
+  /// (`ub_symbolic`): per grid tile its trip count as an affine expression
+  /// of the unbound values (symbol k is launchNames[k]), and the fewest
+  /// trips over every admitted value. `tiles` then holds the tiles at the
+  /// upperbounds, and tile k of a sub-core runs iff k < tilesPerIteration *
+  /// trips: a launch-table entry guards it (openTileGuard).
+  SmallVector<AffineExpr> symbolicTrips;
+  SmallVector<int64_t> fewestTrips;
+  std::vector<std::string> launchNames;
+  /// Per sub-core instance.
+  SmallVector<int64_t> tilesPerIteration;
+  LogicalResult collectSymbolicTrips(DictionaryAttr loop, ArrayRef<int64_t> grid);
+public:
+  bool symbolic() const { return !symbolicTrips.empty(); }
+  /// Opens a loop of 0 or 1 trips around tile k of sub-core j on `program`
+  /// (its table rows are the grid tiles `rowCores`), its count a launch-table entry of `table`, when some
+  /// admitted launch value does not run tile k; returns whether it did.
+  bool openTileGuard(ktunit::ProgramBuilder &program, InstanceTable &table, int64_t j,
+                     int64_t k, ArrayRef<int64_t> rowCores);
+  /// Closes what openTileGuard opened.
+  static void closeTileGuard(ktunit::ProgramBuilder &program, bool opened) {
+    if (opened)
+      program.closeGuard();
+  }
+  /// The unbound launch values, for the bundle (`launch_values`).
+  void recordUnboundLaunchValues();
+private:
   SmallVector<Transfer> loads, stores;
   SmallVector<ComputeInput> computeInputs;
   /// Two scratchpad levels: `dmaUnit` moves global <-> outer buffers

@@ -18,11 +18,14 @@
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
 
+#include "ktflow/DeviceCode/LaunchTable.h"
 #include "ktflow/Lower/MergeGroupPrograms.h"
 #include "ktflow/Unit/Emit.h"
 #include "ktflow/Unit/Passes.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace ktflow;
@@ -85,6 +88,60 @@ void addSymbols(ModuleOp unit, const LoweredKernel &out, const KernelSymbols &sy
   }
 }
 
+/// A bundle with unbound launch values: the synchronisation must hold for
+/// every admitted value, so the deadlock check runs with the launch-table
+/// entries evaluated at the bounds of the counts they give — no value, the
+/// smallest and second-smallest nonzero value, the upperbound and the one
+/// below it — each on a copy of the bundle.
+LogicalResult checkDeadlockForLaunchValues(ktunit::BundleOp bundle,
+                                           const arch::ArchModel &model, int64_t steps) {
+  auto unbound = bundle->getAttrOfType<ArrayAttr>("launch_values");
+  if (!unbound || unbound.empty())
+    return ktunit::checkDeadlock(bundle, model, steps);
+  if (unbound.size() != 1)
+    return bundle.emitError("more than one unbound launch value: bind all but one with --arg");
+  auto dict = cast<DictionaryAttr>(unbound[0]);
+  std::string name = dict.getAs<StringAttr>("name").str();
+  int64_t granularity = dict.getAs<IntegerAttr>("granularity").getInt();
+  int64_t upperbound = dict.getAs<IntegerAttr>("upperbound").getInt();
+  std::set<int64_t> values;
+  for (int64_t v : {int64_t(0), granularity, 2 * granularity, upperbound - granularity,
+                    upperbound}) {
+    int64_t admitted = v - v % std::max<int64_t>(granularity, 1);
+    if (admitted >= 0 && admitted <= upperbound)
+      values.insert(admitted);
+  }
+  for (int64_t value : values) {
+    ktunit::BundleOp copy = cast<ktunit::BundleOp>(bundle->clone());
+    auto erase = llvm::make_scope_exit([&] { copy->erase(); });
+    for (ktunit::ProgramOp program : copy.getOps<ktunit::ProgramOp>()) {
+      ArrayAttr cells = program.getLaunchCellsAttr();
+      if (!cells)
+        continue;
+      SmallVector<SmallVector<int64_t>> rows = program.getTableRows();
+      for (Attribute cell : cells) {
+        auto parts = cast<ArrayAttr>(cell);
+        llvm::Expected<int64_t> v = dc::evaluateLaunchExpr(
+            cast<StringAttr>(parts[2]).getValue(), {{name, value}});
+        if (!v)
+          return program.emitError(llvm::toString(v.takeError()));
+        rows[cast<IntegerAttr>(parts[0]).getInt()][cast<IntegerAttr>(parts[1]).getInt()] = *v;
+      }
+      SmallVector<int64_t> flat;
+      for (const SmallVector<int64_t> &row : rows)
+        flat.append(row.begin(), row.end());
+      auto type = RankedTensorType::get({int64_t(rows.size()), program.getTableColumns()},
+                                        IntegerType::get(program.getContext(), 64));
+      program.setTableAttr(DenseIntElementsAttr::get(type, ArrayRef<int64_t>(flat)));
+    }
+    if (failed(ktunit::checkDeadlock(copy, model, steps))) {
+      bundle.emitRemark() << "with " << name << "=" << value;
+      return failure();
+    }
+  }
+  return success();
+}
+
 /// Runs the unit-IR passes on every bundle of `unit` (each a lowering that
 /// runs after the previous one on the units they share) and appends their
 /// device code to `out.bundle`, recording where each bundle's programs
@@ -101,12 +158,15 @@ LogicalResult lowerUnitBundles(ModuleOp unit, const arch::ArchModel &model,
       if (failed(ktunit::allocateRegisters(program, model)) ||
           failed(ktunit::checkCapacity(program, model)))
         return failure();
-    if (failed(ktunit::checkDeadlock(bundle, model, options.deadlockCheckSteps)))
+    if (failed(checkDeadlockForLaunchValues(bundle, model, options.deadlockCheckSteps)))
       return failure();
     FailureOr<dc::Bundle> part = ktunit::emitBundle(bundle);
     if (failed(part))
       return failure();
     groupStarts.push_back(out.bundle.programs.size());
+    // Every part carries the kernel's unbound launch values (the same).
+    if (out.bundle.launchValues.empty())
+      out.bundle.launchValues = part->launchValues;
     for (dc::Program &program : part->programs)
       out.bundle.programs.push_back(std::move(program));
   }

@@ -38,6 +38,8 @@ void shiftColumns(dc::Instruction &inst, uint32_t shift) {
   shiftColumns(inst.src, shift);
   if (inst.laneFromTable)
     inst.lane += shift;
+  if (inst.op == dc::Opcode::Loop && inst.countFromTable)
+    inst.count += shift;
 }
 
 std::vector<int64_t> runningInstances(const dc::Program &program,
@@ -83,6 +85,8 @@ void ktflow::lower::mergeGroupPrograms(dc::Bundle &bundle,
     std::vector<size_t> programs; // per group, SIZE_MAX when idle
     std::vector<int64_t> instances;
     std::vector<std::vector<int64_t>> rows;
+    /// Per instance, per group: the part's table row (SIZE_MAX when idle).
+    std::vector<std::vector<size_t>> partRows;
   };
   std::vector<Merged> merged;
   std::map<std::pair<std::string, std::vector<size_t>>, size_t> byShape;
@@ -103,6 +107,10 @@ void ktflow::lower::mergeGroupPrograms(dc::Bundle &bundle,
           row.insert(row.end(), program.table[s.second].begin(), program.table[s.second].end());
       }
     m.rows.push_back(std::move(row));
+    std::vector<size_t> partRows;
+    for (const Slot &s : slots)
+      partRows.push_back(s.second);
+    m.partRows.push_back(std::move(partRows));
   }
 
   std::vector<dc::Program> result;
@@ -111,10 +119,15 @@ void ktflow::lower::mergeGroupPrograms(dc::Bundle &bundle,
     program.unit = m.unit;
     program.instances = m.instances;
     uint32_t columns = 0;
-    for (size_t p : m.programs) {
+    for (auto [g, p] : llvm::enumerate(m.programs)) {
       if (p == SIZE_MAX)
         continue;
       const dc::Program &part = bundle.programs[p];
+      // Launch-table cells move with their part's row and columns.
+      for (const dc::LaunchCell &cell : part.launchCells)
+        for (size_t r = 0; r < m.instances.size(); ++r)
+          if (m.partRows[r][g] == cell.row)
+            program.launchCells.push_back({uint32_t(r), cell.column + columns, cell.expr});
       for (dc::Instruction inst : part.body) {
         shiftColumns(inst, columns);
         program.body.push_back(std::move(inst));

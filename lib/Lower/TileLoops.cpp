@@ -78,12 +78,17 @@ int64_t GroupLowering::tilePeriod() const {
 }
 
 GroupLowering::TileRoll GroupLowering::tileRoll(int64_t j) const {
+  // Tiles guarded by launch-table entries stay unrolled (SymbolicTrips.cpp).
+  if (symbolic())
+    return {0, tilePeriod(), 0};
   auto [a, b] = alikeTiles(j);
   int64_t period = tilePeriod();
   return {a, period, (b - a) / period};
 }
 
 GroupLowering::TileRoll GroupLowering::stepRoll(int64_t lag) const {
+  if (symbolic())
+    return {0, tilePeriod(), 0};
   // Steps whose loads and stores are alike tiles on every sub-core.
   int64_t first = 0, last = std::numeric_limits<int64_t>::max();
   for (int64_t j = 0; j < (int64_t)tiles.size(); ++j) {

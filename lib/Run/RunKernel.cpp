@@ -16,6 +16,9 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Run/RunKernel.h"
 
+#include "ktflow/DeviceCode/LaunchTable.h"
+#include "ktflow/DeviceCode/TextForm.h"
+
 #include "ktflow/Cost/Workload.h"
 #include "ktflow/Interp/Float16.h"
 #include "ktflow/KTDP/LaunchArgs.h"
@@ -158,6 +161,61 @@ runOnAccurateSums(mlir::ModuleOp module, const interp::InterpOptions &options,
   return ok ? std::move(accurate) : nullptr;
 }
 
+/// Binds the bundle's launch values to the scalars the interpreter ran
+/// with: an unbound one's launch-table entries are computed from its
+/// value; a bound one must have been compiled for it.
+static mlir::LogicalResult bindLaunchValuesOfRun(dc::Bundle &bundle,
+                                                 const std::vector<interp::ArgumentBinding> &bindings,
+                                                 std::string &message) {
+  std::map<std::string, std::string> given;
+  for (const dc::LaunchValue &v : bundle.launchValues) {
+    if (v.arg >= bindings.size() || bindings[v.arg].kind == interp::ArgumentBinding::Kind::Buffer) {
+      message = "launch value '" + v.name + "' is not a scalar argument of the kernel";
+      return mlir::failure();
+    }
+    const std::string &value = bindings[v.arg].value;
+    if (v.bound) {
+      if (llvm::Error e = run::checkLaunchValue(v, value)) {
+        message = llvm::toString(std::move(e));
+        return mlir::failure();
+      }
+      continue;
+    }
+    given[v.name] = value;
+  }
+  if (llvm::Error e = dc::bindLaunchValues(bundle, given)) {
+    message = llvm::toString(std::move(e));
+    return mlir::failure();
+  }
+  return mlir::success();
+}
+
+/// `--device-code`: the saved bundle replaces compilation; its symbols
+/// (`argN`, as the lowering names them) say which kernel argument each is.
+static mlir::LogicalResult loadDeviceCode(const run::RunOptions &options,
+                                          const std::vector<interp::ArgumentBinding> &bindings,
+                                          run::RunReport &report,
+                                          std::vector<int64_t> &symbolArgs,
+                                          std::string &message) {
+  llvm::Expected<dc::Bundle> bundle = dc::loadBundleFile(options.deviceCode);
+  if (!bundle) {
+    message = llvm::toString(bundle.takeError());
+    return mlir::failure();
+  }
+  for (const dc::Symbol &symbol : bundle->symbols) {
+    llvm::StringRef name = symbol.name;
+    int64_t arg = -1;
+    if (!name.consume_front("arg") || name.getAsInteger(10, arg)) {
+      message = options.deviceCode + ": symbol $" + symbol.name +
+                " does not name a kernel argument (argN)";
+      return mlir::failure();
+    }
+    symbolArgs.push_back(arg);
+  }
+  report.bundle = std::move(*bundle);
+  return bindLaunchValuesOfRun(report.bundle, bindings, message);
+}
+
 static double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -193,68 +251,82 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   if (mlir::failed(oracle.run()))
     return mlir::failure();
 
-  // 3. Schedule and lower a copy (the scheduler rewrites the module).
-  auto compileStart = std::chrono::steady_clock::now();
-  mlir::OwningOpRef<mlir::ModuleOp> scheduled = module.clone();
-  if (!options.funcName.empty())
-    for (auto func : llvm::make_early_inc_range(scheduled->getOps<mlir::func::FuncOp>()))
-      if (func.getName() != options.funcName)
-        func.erase();
-  ktsched::ScheduleOptions scheduleOptions;
-  scheduleOptions.arch = options.arch;
-  scheduleOptions.plan = options.plan;
-  // The scalars bound on the command line are launch values the compiled
-  // code is specialized on, as `ktflow compile --arg` does; by position,
-  // so a module without source names resolves them the same way.
-  const auto &bindings = initial.bindings();
-  {
-    std::vector<std::string> names;
-    for (const interp::ArgumentBinding &b : bindings)
-      names.push_back(b.name);
-    for (const std::string &text : options.args) {
-      std::optional<ktdp::ArgBinding> binding = ktdp::splitArgBinding(text);
-      std::optional<unsigned> index =
-          binding ? ktdp::resolveArgumentName(names, binding->name) : std::nullopt;
-      if (index && bindings[*index].kind != interp::ArgumentBinding::Kind::Buffer)
-        scheduleOptions.args.push_back("arg" + std::to_string(*index) + "=" + binding->value);
-    }
-  }
-  mlir::PassManager pm(module.getContext());
-  ktsched::buildSchedulePipeline(pm, scheduleOptions);
-  if (mlir::failed(pm.run(*scheduled)))
-    return mlir::failure();
-  std::string planJson;
-  llvm::raw_string_ostream planStream(planJson);
-  ktsched::writePlan(*scheduled, planStream);
-  lower::LowerOptions lowerOptions;
-  for (size_t i = 0; i < bindings.size(); ++i)
-    if (bindings[i].kind == interp::ArgumentBinding::Kind::Scalar) {
-      double value = 0;
-      if (!llvm::StringRef(bindings[i].value).getAsDouble(value))
-        lowerOptions.scalarArgs[i] = value;
-    }
-  mlir::FailureOr<lower::LoweredKernel> lowered =
-      lower::lowerSchedule(*scheduled, model, lowerOptions);
-  if (mlir::failed(lowered))
-    return mlir::failure();
+  // 3. Schedule and lower a copy (the scheduler rewrites the module), or
+  // take the device code given.
   RunReport report;
-  report.compileMs = millisecondsSince(compileStart);
-  report.decisions = ktsched::listDecisions(*scheduled);
-  report.bundle = std::move(lowered->bundle);
-  recordLaunchValues(*scheduled, report.bundle);
-  // The roofline's work, from the schedule alone (docs/cost.md).
-  mlir::FailureOr<arch::Workload> workload = cost::computeWorkload(*scheduled, model);
-  if (mlir::failed(workload))
-    return mlir::failure();
-  report.workload = std::move(*workload);
-  report.planJson = std::move(planJson);
+  std::vector<int64_t> symbolArgs;
+  std::vector<lower::LoweredKernel::ReducedOutput> reducedOutputs;
+  const auto &bindings = initial.bindings();
+  if (!options.deviceCode.empty()) {
+    if (mlir::failed(loadDeviceCode(options, bindings, report, symbolArgs, message)))
+      return mlir::failure();
+  } else {
+    auto compileStart = std::chrono::steady_clock::now();
+    mlir::OwningOpRef<mlir::ModuleOp> scheduled = module.clone();
+    if (!options.funcName.empty())
+      for (auto func : llvm::make_early_inc_range(scheduled->getOps<mlir::func::FuncOp>()))
+        if (func.getName() != options.funcName)
+          func.erase();
+    ktsched::ScheduleOptions scheduleOptions;
+    scheduleOptions.arch = options.arch;
+    scheduleOptions.plan = options.plan;
+    // The scalars bound on the command line are launch values the compiled
+    // code is specialized on, as `ktflow compile --arg` does; by position,
+    // so a module without source names resolves them the same way.
+    {
+      std::vector<std::string> names;
+      for (const interp::ArgumentBinding &b : bindings)
+        names.push_back(b.name);
+      for (const std::string &text : options.args) {
+        std::optional<ktdp::ArgBinding> binding = ktdp::splitArgBinding(text);
+        std::optional<unsigned> index =
+            binding ? ktdp::resolveArgumentName(names, binding->name) : std::nullopt;
+        if (index && bindings[*index].kind != interp::ArgumentBinding::Kind::Buffer)
+          scheduleOptions.args.push_back("arg" + std::to_string(*index) + "=" + binding->value);
+      }
+    }
+    mlir::PassManager pm(module.getContext());
+    ktsched::buildSchedulePipeline(pm, scheduleOptions);
+    if (mlir::failed(pm.run(*scheduled)))
+      return mlir::failure();
+    std::string planJson;
+    llvm::raw_string_ostream planStream(planJson);
+    ktsched::writePlan(*scheduled, planStream);
+    lower::LowerOptions lowerOptions;
+    for (size_t i = 0; i < bindings.size(); ++i)
+      if (bindings[i].kind == interp::ArgumentBinding::Kind::Scalar) {
+        double value = 0;
+        if (!llvm::StringRef(bindings[i].value).getAsDouble(value))
+          lowerOptions.scalarArgs[i] = value;
+      }
+    mlir::FailureOr<lower::LoweredKernel> lowered =
+        lower::lowerSchedule(*scheduled, model, lowerOptions);
+    if (mlir::failed(lowered))
+      return mlir::failure();
+    report.compileMs = millisecondsSince(compileStart);
+    report.decisions = ktsched::listDecisions(*scheduled);
+    report.bundle = std::move(lowered->bundle);
+    symbolArgs = lowered->symbolArgs;
+    reducedOutputs = lowered->reducedOutputs;
+    recordLaunchValues(*scheduled, report.bundle);
+    // A value the compilation left unbound is the interpreter's at launch.
+    if (dc::hasUnboundLaunchValues(report.bundle) &&
+        mlir::failed(bindLaunchValuesOfRun(report.bundle, bindings, message)))
+      return mlir::failure();
+    // The roofline's work, from the schedule alone (docs/cost.md).
+    mlir::FailureOr<arch::Workload> workload = cost::computeWorkload(*scheduled, model);
+    if (mlir::failed(workload))
+      return mlir::failure();
+    report.workload = std::move(*workload);
+    report.planJson = std::move(planJson);
+  }
   dc::Bundle &bundle = report.bundle;
 
   // 4. Bind the symbols to the interpreter's buffers.
   sim::SymbolData inputs;
   std::map<std::string, const interp::Buffer *> expected;
   for (size_t s = 0; s < bundle.symbols.size(); ++s) {
-    int64_t arg = lowered->symbolArgs[s];
+    int64_t arg = symbolArgs[s];
     if (arg < 0 || arg >= (int64_t)bindings.size() || !bindings[arg].buffer) {
       message = ("kernel argument " + llvm::Twine(arg) + " is not a buffer").str();
       return mlir::failure();
@@ -306,7 +378,7 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
   // 6. Compare every output buffer: bit for bit, or (sum reductions) within
   // the tolerance, with M from a second interpreter run.
   std::map<int64_t, const lower::LoweredKernel::ReducedOutput *> sums;
-  for (const lower::LoweredKernel::ReducedOutput &r : lowered->reducedOutputs)
+  for (const lower::LoweredKernel::ReducedOutput &r : reducedOutputs)
     if (r.combiner == "add")
       sums[r.arg] = &r;
   std::unique_ptr<interp::Interpreter> magnitudes, accurate;
@@ -321,7 +393,7 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
     if (!symbol.isOutput)
       continue;
     std::vector<uint8_t> got = report.result.buffers.at(symbol.name);
-    int64_t arg = lowered->symbolArgs[&symbol - bundle.symbols.data()];
+    int64_t arg = symbolArgs[&symbol - bundle.symbols.data()];
     auto sum = sums.find(arg);
     bool tolerance = sum != sums.end();
     int64_t esize = dc::elementSizeOf(symbol.elementType)->bytes.count();

@@ -290,6 +290,17 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
               NamedAttribute(StringAttr::get(ctx, "step"),
                              IntegerAttr::get(IntegerType::get(ctx, 64),
                                               *getConstantIntValue(loop.getStep())))});
+    // An upper bound set by an unbound launch value (ktsched-specialize):
+    // `ub` is its value at the upperbounds, `ub_symbolic` the function of
+    // the grid coordinates and the unbound values the lowering tables.
+    if (auto symbolic = loop->getAttrOfType<AffineMapAttr>(kSymbolicUpperBoundAttr)) {
+      AffineMap map = symbolic.getValue();
+      NamedAttrList entries(loopAttr);
+      entries.set("ub_symbolic",
+                  AffineMapAttr::get(AffineMap::get(kOriginDims, map.getNumSymbols(),
+                                                    map.getResults(), ctx)));
+      loopAttr = entries.getDictionary(ctx);
+    }
   }
   group = GroupOp::create(builder, loc, name, key.space, key.reduceDims,
                                   builder.getF32Type(), loopAttr);
@@ -402,6 +413,8 @@ LogicalResult KernelBuilder::build() {
   // The launch values it was specialized for travel with the schedule.
   if (Attribute launch = func->getAttr(kLaunchValuesAttr))
     kernel->setAttr(kLaunchValuesAttr, launch);
+  if (Attribute unbound = func->getAttr(kUnboundLaunchValuesAttr))
+    kernel->setAttr(kUnboundLaunchValuesAttr, unbound);
   kernel.getBody().emplaceBlock();
   if (failed(buildTensors(kernel)))
     return failure();

@@ -48,3 +48,58 @@ std::string ktflow::ktsched::launchValueText(TypedAttr value) {
   }
   return "";
 }
+
+std::vector<UnboundLaunchValue> ktflow::ktsched::unboundLaunchValuesOf(Operation *kernel) {
+  std::vector<UnboundLaunchValue> values;
+  auto list = kernel ? kernel->getAttrOfType<ArrayAttr>(kUnboundLaunchValuesAttr) : ArrayAttr();
+  if (!list)
+    return values;
+  for (Attribute entry : list) {
+    auto dict = dyn_cast<DictionaryAttr>(entry);
+    if (!dict)
+      continue;
+    auto name = dict.getAs<StringAttr>("name");
+    auto arg = dict.getAs<IntegerAttr>("arg");
+    auto type = dict.getAs<StringAttr>("type");
+    auto granularity = dict.getAs<IntegerAttr>("granularity");
+    auto upperbound = dict.getAs<IntegerAttr>("upperbound");
+    if (name && arg && type && granularity && upperbound)
+      values.push_back({name.str(), unsigned(arg.getInt()), type.str(), granularity.getInt(),
+                        upperbound.getInt()});
+  }
+  return values;
+}
+
+std::vector<int64_t> ktflow::ktsched::admittedValues(const UnboundLaunchValue &v) {
+  std::vector<int64_t> values;
+  for (int64_t x = 0; x <= v.upperbound; x += std::max<int64_t>(1, v.granularity))
+    values.push_back(x);
+  return values;
+}
+
+std::string ktflow::ktsched::launchExprText(AffineExpr expr, llvm::ArrayRef<std::string> names) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue() < 0 ? "(" + std::to_string(c.getValue()) + ")"
+                            : std::to_string(c.getValue());
+  if (auto s = dyn_cast<AffineSymbolExpr>(expr))
+    return s.getPosition() < names.size() ? names[s.getPosition()]
+                                          : "s" + std::to_string(s.getPosition());
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return "d" + std::to_string(d.getPosition()); // rejected by the device code: no dims
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  std::string lhs = launchExprText(bin.getLHS(), names), rhs = launchExprText(bin.getRHS(), names);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + lhs + " + " + rhs + ")";
+  case AffineExprKind::Mul:
+    return "(" + lhs + " * " + rhs + ")";
+  case AffineExprKind::FloorDiv:
+    return "(" + lhs + " floordiv " + rhs + ")";
+  case AffineExprKind::CeilDiv:
+    return "(" + lhs + " ceildiv " + rhs + ")";
+  case AffineExprKind::Mod:
+    return "(" + lhs + " mod " + rhs + ")";
+  default:
+    return "?";
+  }
+}

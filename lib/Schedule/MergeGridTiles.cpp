@@ -137,6 +137,11 @@ FailureOr<SmallVector<int64_t>> KernelMerge::contiguousDims(int64_t dim, std::st
   SmallVector<int64_t> result;
   for (GroupOp group : kernel.getOps<GroupOp>()) {
     ArrayRef<int64_t> space = group.getSpace();
+    // Merging would rescale a bound the lowering tables per grid tile.
+    if (auto loop = group->getAttrOfType<DictionaryAttr>("loop"); loop && loop.get("ub_symbolic")) {
+      os << "the loop of group @" << group.getSymName() << " ends at an unbound launch value";
+      return failure();
+    }
     if (auto loop = group->getAttrOfType<DictionaryAttr>("loop"))
       for (StringRef bound : {"lb", "ub"})
         if (auto map = loop.getAs<AffineMapAttr>(bound))

@@ -14,7 +14,10 @@
 // whose SSA sizes or strides became constants turns static, its
 // coordinate_set symbols replaced by those constants. The values are
 // recorded on the kernel (LaunchValues.h) for the device code to carry.
-// What does not fold stays for the input check, which names the unbound
+// A runtime_arg left unbound that only sets loop upper bounds and view
+// sizes stays symbolic (UnboundLaunchValues.cpp): the kernel is scheduled
+// at its upperbound, the loops' bounds recorded as functions of it. What
+// does not fold stays for the input check, which names the unbound
 // argument a construct depends on.
 //
 //===----------------------------------------------------------------------===//
@@ -190,8 +193,11 @@ struct SpecializePass : ktflow::ktsched::impl::SpecializeBase<SpecializePass> {
     patterns.add<FoldRuntimeArgGuarantee, FoldConstantViewShape, FoldTruncFConstant>(
         &getContext());
     FrozenRewritePatternSet frozen(std::move(patterns));
+    // Bound values first; the runtime_args still unbound are then carried
+    // symbolically (UnboundLaunchValues.cpp) and what they set folds too.
     for (func::FuncOp kernel : kernels)
-      if (failed(substitute(kernel, bindings)) || failed(fold(kernel, frozen)))
+      if (failed(substitute(kernel, bindings)) || failed(fold(kernel, frozen)) ||
+          failed(carryUnboundLaunchValues(kernel)) || failed(fold(kernel, frozen)))
         return signalPassFailure();
   }
 

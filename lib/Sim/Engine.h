@@ -164,6 +164,10 @@ private:
   }
   std::optional<NodeId> nodeNamed(const Unit &u, StringRef name);
   int64_t tableValue(const Unit &u, uint32_t column) { return (*u.row)[column]; }
+  /// A loop's trip count: its own, or a table column's (a launch-table entry).
+  int64_t loopCount(const Unit &u, const Instruction &loop) {
+    return loop.countFromTable ? tableValue(u, uint32_t(loop.count)) : loop.count;
+  }
   std::optional<NodeInstance> select(Unit &u, const NodeRef &ref, bool towards);
   const Route *routeBetween(Unit &u, NodeInstance from, NodeInstance to);
   unsigned memoryKey(NodeInstance m) {

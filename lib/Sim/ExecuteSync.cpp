@@ -82,7 +82,7 @@ bool Engine::execute(unsigned unit) {
 
 bool Engine::executeLoop(unsigned unit, const Instruction &inst) {
   Unit &u = units[unit];
-  if (inst.count == 0) {
+  if (loopCount(u, inst) == 0) {
     u.pc = u.loopMatch[u.pc] + 1;
     return true;
   }
@@ -94,7 +94,7 @@ bool Engine::executeLoop(unsigned unit, const Instruction &inst) {
 bool Engine::executeEnd(unsigned unit) {
   Unit &u = units[unit];
   LoopFrame &f = u.loops.back();
-  if (++f.iteration < u.program->body[f.start].count) {
+  if (++f.iteration < loopCount(u, u.program->body[f.start])) {
     u.pc = f.start + 1;
   } else {
     u.loops.pop_back();

@@ -90,6 +90,12 @@ llvm::Expected<SimResult> sim::simulate(const Bundle &bundle, const ArchModel &m
                                         const SymbolData &inputs, const SimOptions &options) {
   if (llvm::Error e = verifyBundle(bundle, "bundle"))
     return std::move(e);
+  // The launch table is filled in at launch (dc::bindLaunchValues).
+  for (const LaunchValue &v : bundle.launchValues)
+    if (!v.bound)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "launch value '" + v.name + "' is unbound: give it with --arg " + v.name + "=VALUE");
   if (llvm::Error e = checkUnitResources(bundle, model))
     return std::move(e);
   Engine engine(bundle, model, options);

@@ -134,7 +134,15 @@ llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &mode
     for (size_t pc = 0; pc < p.body.size(); ++pc) {
       const Instruction &inst = p.body[pc];
       if (inst.op == Opcode::Loop) {
-        trips.push_back(inst.count);
+        // A count from the table: its largest value over the instances
+        // (a loop some instance skips still bounds the others' addresses).
+        int64_t count = inst.count;
+        if (inst.countFromTable) {
+          count = 0;
+          for (const auto &row : p.table)
+            count = std::max(count, row[inst.count]);
+        }
+        trips.push_back(count);
         continue;
       }
       if (inst.op == Opcode::End) {

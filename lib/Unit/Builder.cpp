@@ -28,7 +28,7 @@ ProgramBuilder::ProgramBuilder(BundleOp bundle, StringRef name, StringRef unit,
   if (!instances.empty())
     instancesAttr = builder.getDenseI64ArrayAttr(instances);
   programOp = ProgramOp::create(builder, loc, builder.getStringAttr(name),
-                                builder.getStringAttr(unit), instancesAttr, nullptr);
+                                builder.getStringAttr(unit), instancesAttr, nullptr, nullptr);
   blocks.push_back(&programOp.getBody().emplaceBlock());
 }
 
@@ -52,6 +52,14 @@ void ProgramBuilder::finish() {
   if (finished)
     return;
   finished = true;
+  if (!launchCells.empty()) {
+    SmallVector<Attribute> cells;
+    for (const dc::LaunchCell &cell : launchCells)
+      cells.push_back(builder.getArrayAttr({builder.getI64IntegerAttr(cell.row),
+                                            builder.getI64IntegerAttr(cell.column),
+                                            builder.getStringAttr(cell.expr)}));
+    programOp.setLaunchCellsAttr(builder.getArrayAttr(cells));
+  }
   if (columns == 0 || table.empty())
     return;
   std::vector<int64_t> flat;
@@ -66,8 +74,29 @@ void ProgramBuilder::finish() {
 
 void ProgramBuilder::loop(int64_t count) {
   builder.setInsertionPointToEnd(blocks.back());
-  auto op = LoopOp::create(builder, loc, count);
+  auto op = LoopOp::create(builder, loc, count, IntegerAttr());
   blocks.push_back(&op.getBody().emplaceBlock());
+}
+
+void ProgramBuilder::loopFromTable(uint32_t column, int64_t maxCount) {
+  builder.setInsertionPointToEnd(blocks.back());
+  auto op = LoopOp::create(builder, loc, maxCount,
+                           builder.getIntegerAttr(builder.getI64Type(), column));
+  blocks.push_back(&op.getBody().emplaceBlock());
+}
+
+void ProgramBuilder::openGuard(uint32_t column) {
+  loopFromTable(column, 1);
+  ++termBase;
+}
+
+void ProgramBuilder::closeGuard() {
+  end();
+  --termBase;
+}
+
+void ProgramBuilder::addLaunchCell(uint32_t row, uint32_t column, StringRef expr) {
+  launchCells.push_back({row, column, expr.str()});
 }
 
 void ProgramBuilder::end() {

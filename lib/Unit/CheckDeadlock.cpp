@@ -55,6 +55,7 @@ struct Counter {
 struct Step {
   enum Kind { LoopBegin, LoopEnd, Take, Give } kind;
   int64_t count = 0;      ///< Trip count (LoopBegin) or tokens.
+  int64_t column = -1;    ///< LoopBegin: the table column holding the count.
   size_t match = 0;       ///< LoopBegin <-> LoopEnd.
   Operation *op = nullptr;
   /// Take: own counter. Give: the counter of the peer (resolved per instance).
@@ -93,6 +94,12 @@ struct CheckDeadlockPass : ktunit::impl::CheckDeadlockBase<CheckDeadlockPass> {
   //===--------------------------------------------------------------------===//
 
   LogicalResult checkBalance(BundleOp bundle) {
+    // Trip counts from the table differ per instance: the abstract
+    // execution, which ends with every counter back at zero, checks them.
+    bool perInstanceTrips = false;
+    bundle.walk([&](LoopOp loop) { perInstanceTrips |= loop.getCountColumn().has_value(); });
+    if (perInstanceTrips)
+      return success();
     // Per (channel, side): slots acquired and released per instance.
     std::map<std::pair<std::string, Side>, std::pair<int64_t, int64_t>> moved;
     bundle.walk([&](Operation *op) {
@@ -140,13 +147,15 @@ struct CheckDeadlockPass : ktunit::impl::CheckDeadlockBase<CheckDeadlockPass> {
       step.op = &op;
       if (auto loop = dyn_cast<LoopOp>(op)) {
         size_t begin = steps.size();
-        steps.push_back({Step::LoopBegin, loop.getCount(), 0, &op});
+        steps.push_back({Step::LoopBegin, loop.getCount(), -1, 0, &op});
+        if (std::optional<int64_t> column = loop.getCountColumn())
+          steps.back().column = *column;
         if (!skeleton(loop.getBody().front(), steps, channelIndex, symbols)) {
           steps.resize(begin);
           continue;
         }
         steps[begin].match = steps.size();
-        steps.push_back({Step::LoopEnd, 0, begin, &op});
+        steps.push_back({Step::LoopEnd, 0, -1, begin, &op});
         any = true;
         continue;
       }
@@ -187,6 +196,13 @@ struct CheckDeadlockPass : ktunit::impl::CheckDeadlockBase<CheckDeadlockPass> {
       any = true;
     }
     return any;
+  }
+
+  /// A loop's trip count on `process`: its own, or its table column's.
+  static int64_t tripCount(const Process &process, const Step &loop) {
+    if (loop.column < 0)
+      return loop.count;
+    return loop.column < int64_t(process.row.size()) ? process.row[loop.column] : 0;
   }
 
   /// The instance a peer reference names from `process`.
@@ -287,7 +303,7 @@ struct CheckDeadlockPass : ktunit::impl::CheckDeadlockBase<CheckDeadlockPass> {
                                       << int64_t(maxSteps) << " steps (option max-steps)";
           const Step &s = (*p.steps)[p.pc];
           if (s.kind == Step::LoopBegin) {
-            if (s.count == 0) {
+            if (tripCount(p, s) == 0) {
               p.pc = s.match + 1;
               continue;
             }
@@ -295,7 +311,7 @@ struct CheckDeadlockPass : ktunit::impl::CheckDeadlockBase<CheckDeadlockPass> {
             ++p.pc;
           } else if (s.kind == Step::LoopEnd) {
             auto &[begin, iteration] = p.loops.back();
-            if (++iteration < (*p.steps)[begin].count) {
+            if (++iteration < tripCount(p, (*p.steps)[begin])) {
               p.pc = begin + 1;
             } else {
               p.loops.pop_back();

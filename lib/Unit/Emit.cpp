@@ -42,6 +42,17 @@ public:
                                uint32_t(program.getTableColumns()));
     for (SmallVector<int64_t> &row : program.getTableRows())
       builder.addTableRow(std::vector<int64_t>(row.begin(), row.end()));
+    if (ArrayAttr cells = program.getLaunchCellsAttr())
+      for (Attribute cell : cells) {
+        auto parts = dyn_cast<ArrayAttr>(cell);
+        if (!parts || parts.size() != 3 || !isa<IntegerAttr>(parts[0]) ||
+            !isa<IntegerAttr>(parts[1]) || !isa<StringAttr>(parts[2]))
+          return program.emitError("a launch cell is not [row, column, \"expression\"]");
+        builder.program().launchCells.push_back(
+            {uint32_t(cast<IntegerAttr>(parts[0]).getInt()),
+             uint32_t(cast<IntegerAttr>(parts[1]).getInt()),
+             cast<StringAttr>(parts[2]).getValue().str()});
+      }
     return emitBlock(program.getBody().front(), builder);
   }
 
@@ -107,7 +118,10 @@ private:
     if (isa<ChannelOp, AcquireOp, ReleaseOp>(op))
       return op->emitError() << "still uses a channel: run ktunit-insert-sync first";
     if (auto loop = dyn_cast<LoopOp>(op)) {
-      b.loop(loop.getCount());
+      if (std::optional<int64_t> column = loop.getCountColumn())
+        b.loopFromTable(uint32_t(*column));
+      else
+        b.loop(loop.getCount());
       if (failed(emitBlock(loop.getBody().front(), b)))
         return failure();
       b.end();
@@ -265,6 +279,28 @@ FailureOr<dc::Bundle> ktunit::emitBundle(ModuleOp module) {
 FailureOr<dc::Bundle> ktunit::emitBundle(BundleOp op) {
   dc::Bundle bundle;
   bundle.device = op.getDevice().str();
+  // Unbound launch values the launch-table cells read: {name, arg, type,
+  // granularity, upperbound} each (the lowering records them).
+  if (auto unbound = op->getAttrOfType<ArrayAttr>("launch_values"))
+    for (Attribute entry : unbound) {
+      auto dict = dyn_cast<DictionaryAttr>(entry);
+      auto name = dict ? dict.getAs<StringAttr>("name") : StringAttr();
+      auto arg = dict ? dict.getAs<IntegerAttr>("arg") : IntegerAttr();
+      auto type = dict ? dict.getAs<StringAttr>("type") : StringAttr();
+      auto granularity = dict ? dict.getAs<IntegerAttr>("granularity") : IntegerAttr();
+      auto upperbound = dict ? dict.getAs<IntegerAttr>("upperbound") : IntegerAttr();
+      if (!name || !arg || !type || !granularity || !upperbound)
+        return op.emitError("an unbound launch value lacks name, arg, type, granularity or "
+                            "upperbound");
+      dc::LaunchValue v;
+      v.name = name.str();
+      v.arg = uint32_t(arg.getInt());
+      v.type = type.str();
+      v.bound = false;
+      v.granularity = granularity.getInt();
+      v.upperbound = upperbound.getInt();
+      bundle.launchValues.push_back(std::move(v));
+    }
   Emitter emitter(bundle);
   for (SymbolOp symbol : op.getOps<SymbolOp>()) {
     std::string type;

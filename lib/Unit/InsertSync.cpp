@@ -139,7 +139,7 @@ struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
         int64_t sem = producer ? s.full : s.free;
         // Signals carry no count: several slots are a counted loop of them.
         if (release.getCount() > 1) {
-          auto loop = LoopOp::create(builder, op->getLoc(), release.getCount());
+          auto loop = LoopOp::create(builder, op->getLoc(), release.getCount(), IntegerAttr());
           builder.setInsertionPointToStart(&loop.getBody().emplaceBlock());
         }
         SignalOp::create(builder, op->getLoc(), peer, sem);

@@ -17,6 +17,7 @@
 #include "ktflow/InitAll.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/LaunchValues.h"
 #include "ktflow/Schedule/SchedulePipeline.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -96,6 +97,12 @@ static int runCost() {
        << model->resourceName(bound->loads[*bound->limiting].resource) << "\n";
   else
     os << "roofline bound: 0 cycles (no work)\n";
+  // Unbound launch values: the schedule holds the extents of their
+  // upperbounds, and so does the work counted above.
+  for (auto k : module->getOps<ktflow::ktsched::KernelOp>())
+    for (const ktflow::ktsched::UnboundLaunchValue &v : ktflow::ktsched::unboundLaunchValuesOf(k))
+      os << "launch value " << v.name << ": unbound; work counted at its upperbound "
+         << v.upperbound << " (a multiple of " << v.granularity << " is given at launch)\n";
   return 0;
 }
 

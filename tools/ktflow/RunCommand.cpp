@@ -74,6 +74,11 @@ static cl::opt<std::string> runReport("report",
 static cl::opt<std::string> runPlan("plan", cl::desc("Replay the decisions of FILE"),
                                     cl::value_desc("FILE"),
                                     cl::cat(ktflow::tool::scheduleCategory()), cl::sub(runCmd));
+static cl::opt<std::string> runDeviceCode(
+    "device-code",
+    cl::desc("Run this device code (.kbin/.kasm, compiled from the kernel, launch values "
+             "possibly left unbound) instead of compiling; compare it with the interpreter"),
+    cl::value_desc("K.kbin"), cl::cat(ktflow::tool::scheduleCategory()), cl::sub(runCmd));
 static cl::opt<std::string> runDumpPlan("dump-plan",
                                         cl::desc("Write the schedule's decisions to FILE"),
                                         cl::value_desc("FILE"),
@@ -130,6 +135,8 @@ static int runBundle(mlir::MLIRContext &context, const arch::ArchModel &model) {
       return failWith(llvm::toString(array.takeError()));
     inputs[name.str()] = std::move(array->data);
   }
+  if (llvm::Error e = run::bindRunTimeLaunchValues(*bundle, runArgs))
+    return failWith(llvm::toString(std::move(e)));
   sim::SimOptions options;
   options.trace = !runTrace.empty() || !runReport.empty();
   llvm::Expected<sim::SimResult> result = sim::simulate(*bundle, model, inputs, options);
@@ -191,6 +198,7 @@ static int runKernel() {
   options.injectFault = runInjectFault;
   options.keepBuffers = !runOut.empty();
   options.plan = runPlan;
+  options.deviceCode = runDeviceCode;
   std::string message;
   mlir::FailureOr<run::RunReport> report =
       run::runKernel(*module, *model, interp::collectSourceNames(asmState), options, message);

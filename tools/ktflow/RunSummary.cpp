@@ -167,6 +167,14 @@ void tool::printRunSummary(llvm::raw_ostream &os, const run::RunReport &report,
     else if (output.firstMismatch < 0)
       os << "\n";
   }
+  // A value left unbound at compile time: the schedule, and so the
+  // roofline's work, is that of its upperbound.
+  for (const dc::LaunchValue &v : report.bundle.launchValues)
+    if (v.boundAtLaunch)
+      os << "launch value " << v.name << "=" << v.value
+         << ": unbound at compile time (launch table); the roofline counts the work at its "
+            "upperbound "
+         << v.upperbound << "\n";
   printPerformance(os, report.result, model, &report.workload, options.verbose);
   std::string plan = formatPlanLine(report.planJson);
   if (!plan.empty())

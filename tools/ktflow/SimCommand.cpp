@@ -164,6 +164,8 @@ static int runSim() {
                       " has " + llvm::Twine(symbol->size.count()));
     inputs[name.str()] = std::move(array->data);
   }
+  if (llvm::Error e = run::bindRunTimeLaunchValues(*bundle, simArgs))
+    return failWith(llvm::toString(std::move(e)));
   if (llvm::Error e = fillUnbound(context, *bundle, inputs))
     return failWith(llvm::toString(std::move(e)));
 

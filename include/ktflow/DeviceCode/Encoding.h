@@ -21,10 +21,16 @@ constexpr uint32_t kBundleMagic = 0x4344544b;
 /// by every version-2 bundle, between the symbols and the programs) and the
 /// math instructions (pow, fma, sqrt, rsqrt, log, tanh, erf). Version 1
 /// bundles still read (as specialized on no launch values); one that uses a
-/// math instruction is rejected.
-constexpr uint32_t kBundleVersion = 2;
+/// math instruction is rejected. Version 3 added the launch table: unbound
+/// launch values (with their granularity and upperbound), per-program
+/// launch-table cells and loops whose count is a table column. A bundle is
+/// written in the oldest version that holds it (2 without a launch table).
+constexpr uint32_t kBundleVersion = 3;
 /// The oldest version the reader accepts.
 constexpr uint32_t kOldestBundleVersion = 1;
+
+/// The version a bundle is written in: 3 with a launch table, else 2.
+uint32_t versionNeeded(const Bundle &bundle);
 
 /// The first bundle version that has `op`.
 uint32_t firstVersionWith(Opcode op);

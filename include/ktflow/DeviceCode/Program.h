@@ -175,6 +175,9 @@ struct Instruction {
   int64_t lane = 0;
   /// Ext: `lane` is a column of the per-instance table, whose value is the lane.
   bool laneFromTable = false;
+  /// Loop: `count` is a column of the per-instance table, whose value is the
+  /// trip count (a launch-table entry, zero included).
+  bool countFromTable = false;
   /// Semaphore index (Signal/Wait/Credit); predicate or combiner (Cmp/Reduce).
   uint32_t sem = 0;
   CmpPredicate predicate = CmpPredicate::Lt;
@@ -190,6 +193,13 @@ struct Instruction {
 /// The vector registers `inst` reads or writes, in operand order.
 llvm::SmallVector<uint8_t, 4> registerOperands(const Instruction &inst);
 
+/// A launch-table entry: cell (row, column) of a program's per-instance
+/// table is `expr` (LaunchTable.h's grammar) of the unbound launch values.
+struct LaunchCell {
+  uint32_t row = 0, column = 0;
+  std::string expr;
+};
+
 struct Program {
   /// The unit node that runs it.
   std::string unit;
@@ -200,6 +210,9 @@ struct Program {
   /// One row per running instance (in `instances` order, or instance order
   /// when `instances` is empty), `tableColumns` values each.
   std::vector<std::vector<int64_t>> table;
+  /// Table cells the runtime computes once at launch from the launch values
+  /// (bindLaunchValues, LaunchTable.h); the table holds a placeholder there.
+  std::vector<LaunchCell> launchCells;
   std::vector<Instruction> body;
 };
 
@@ -216,7 +229,9 @@ struct Symbol {
 
 /// A launch value the code was specialized for (DESIGN.md, "Launch
 /// values"): scalar kernel argument `arg`, called `name` in the source, had
-/// `value` at compile time; the code is only valid for that value.
+/// `value` at compile time; the code is only valid for that value. An
+/// unbound one (`bound` false, no value) is given at launch: a multiple of
+/// `granularity` in [0, upperbound], which the launch-table cells read.
 struct LaunchValue {
   std::string name;
   uint32_t arg = 0;
@@ -225,6 +240,10 @@ struct LaunchValue {
   std::string type;
   /// The value as text that reads back exactly in `type` ("2000", "0.125").
   std::string value;
+  bool bound = true;
+  int64_t granularity = 1, upperbound = 0;
+  /// Bound at launch (bindLaunchValues), not at compile time; not encoded.
+  bool boundAtLaunch = false;
 };
 
 /// Whether `text` is `launch`'s value in its type (integers compared
@@ -271,6 +290,8 @@ public:
   /// Opens a counted loop; its index is usable in LoopTerms at the current
   /// depth (loopDepth() before the call).
   void loop(int64_t count);
+  /// Opens a loop whose trip count is table column `column`.
+  void loopFromTable(uint32_t column);
   void end();
   unsigned loopDepth() const { return depth; }
 

@@ -42,6 +42,10 @@ struct RunOptions {
   /// `ktflow run --out`; off by default: `ktflow bench` has no use for a
   /// second copy of every buffer).
   bool keepBuffers = false;
+  /// Device code to run instead of compiling the kernel (`--device-code
+  /// K.kbin`): compiled once, possibly with launch values left unbound,
+  /// which `args` then give. Its outputs are compared bit for bit.
+  std::string deviceCode;
 };
 
 /// The comparison of one output buffer.

@@ -67,6 +67,18 @@ public:
   /// tile's code over the tiles of a run without renumbering its loops.
   static constexpr uint32_t kLoopAround = ~0u;
   void loopAround(int64_t count);
+  /// Loops whose trip count is table column `column` (a launch-table
+  /// entry), at most `maxCount` for every admitted launch value.
+  void loopFromTable(uint32_t column, int64_t maxCount);
+  /// A loop of 0 or 1 trips (count: table column `column`) around code
+  /// written as if it were not there: loop terms shift below it, as in
+  /// loopAround(), but kLoopAround keeps naming the enclosing loopAround().
+  /// How a lowering skips a tile some launch values do not run.
+  void openGuard(uint32_t column);
+  void closeGuard();
+  /// Table cell (row, column) is `expr` of the unbound launch values,
+  /// computed at launch (dc::LaunchCell); the table holds a placeholder.
+  void addLaunchCell(uint32_t row, uint32_t column, llvm::StringRef expr);
   void endLoopAround();
 
   void acquire(ChannelOp channel, Side side, int64_t count = 1);
@@ -128,6 +140,7 @@ private:
   /// The last register declaration (the next goes after it).
   mlir::Operation *lastDeclaration = nullptr;
   std::vector<std::vector<int64_t>> table;
+  std::vector<dc::LaunchCell> launchCells;
   uint32_t columns = 0;
   /// Depths of the open loopAround() loops; terms shift by their number.
   llvm::SmallVector<unsigned, 2> aroundDepths;

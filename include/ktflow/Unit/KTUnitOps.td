@@ -87,10 +87,14 @@ def KTUnit_ProgramOp : KTUnit_Op<"program", [Symbol, HasParent<"BundleOp">,
     unit node that runs it, the instances running it (all of the unit's when
     absent) and a per-instance table, one row per running instance (in
     `instances` order), whose columns addresses and peers may use.
+    `launch_cells` ([row, column, "expression"] each) are table cells the
+    runtime computes at launch from unbound launch values (the bundle's
+    `launch_values`); the table holds their value at the upperbounds.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$unit,
                        OptionalAttr<DenseI64ArrayAttr>:$instances,
-                       OptionalAttr<I64ElementsAttr>:$table);
+                       OptionalAttr<I64ElementsAttr>:$table,
+                       OptionalAttr<ArrayAttr>:$launch_cells);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `unit` $unit (`instances` $instances^)? (`table` $table^)?
@@ -108,7 +112,13 @@ def KTUnit_ProgramOp : KTUnit_Op<"program", [Symbol, HasParent<"BundleOp">,
 def KTUnit_LoopOp : KTUnit_InstOp<"loop", [NoTerminator, SingleBlock,
     NoRegionArguments]> {
   let summary = "a counted loop; its index is `dD` in addresses at its depth";
-  let arguments = (ins KTUnit_I64Attr:$count);
+  let description = [{
+    With `count_column`, the trip count is that column of the program's
+    table (a launch-table entry, zero included), and `count` its largest
+    value over every launch value the bundle admits (what bounds addresses).
+  }];
+  let arguments = (ins KTUnit_I64Attr:$count,
+                       OptionalAttr<KTUnit_I64Attr>:$count_column);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$count attr-dict-with-keyword $body";
   let hasVerifier = 1;
