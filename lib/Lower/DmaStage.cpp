@@ -39,6 +39,18 @@ FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) 
   return toBytes(Elements(elements), t.esize).count();
 }
 
+bool GroupLowering::hasWork(int64_t linear) const {
+  auto classes = llvm::dyn_cast_or_null<ArrayAttr>(decisionValue(outer, "classes"));
+  if (!classes)
+    return true;
+  for (Attribute entry : classes)
+    if (auto dict = llvm::dyn_cast<DictionaryAttr>(entry))
+      if (auto tiles = dict.getAs<DenseI64ArrayAttr>("tiles"))
+        if (llvm::is_contained(tiles.asArrayRef(), linear))
+          return true;
+  return false;
+}
+
 int64_t GroupLowering::tileElementOffset(const Transfer &t, const Tile &tile) const {
   auto strides = t.tensor.getStrides();
   int64_t elements = 0;
