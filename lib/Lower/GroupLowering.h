@@ -356,6 +356,10 @@ private:
   /// (a run size, a stride or a start off its rules), reported once the
   /// program is built.
   std::optional<std::pair<Operation *, std::string>> dmaProblem;
+  /// The description's access rule that dmaProblem breaks, for a note.
+  std::string dmaProblemRule;
+  std::string accessRuleText(arch::NodeId unit, arch::NodeId memory,
+                             const arch::AccessRule &rule) const;
   LogicalResult resolveTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
                                 Value bufferValue, Transfer &t);
   /// Byte offset of a transfer's grid-tile origin on grid tile `linear`.
