@@ -115,8 +115,8 @@ private:
   struct Numbering {
     AffineExpr index;
     int64_t blocks = 0, offset = 0;
-    /// Indices of the dimension R the original kernel covers per block
-    /// index (the loop's trips, or 1 for a grid block).
+    /// How many steps of `space[R]` rows the kernel covers over all grid
+    /// tiles: the loop's iterations, or the number of grid blocks.
     int64_t total = 0;
   };
 
@@ -131,13 +131,14 @@ private:
   Bytes granule;
   MLIRContext *ctx;
   SmallVector<StageOp> movers;
-  /// Per transfer component along R: its constant start (tensor coordinate
-  /// at block index 0), set by `consistent`.
+  /// The transfer components running along R (set by `consistent`): the
+  /// ones the rewrite moves by blocks.
   SmallVector<AlongRef> along;
   /// The stored extent along R from the first start (rows the kernel
   /// stores) and the smallest block (in indices of R) whose stored bytes
   /// are whole granules of every dense store.
   int64_t storedExtent = 0, granuleUnit = 1;
+  /// Some dense store of a tile (or loop iteration) is not whole granules.
   bool needed = false;
 };
 
@@ -159,6 +160,17 @@ bool GroupBlocks::collect() {
 /// grid tile; the upper bound is the same for every tile.
 std::optional<GroupBlocks::Numbering> GroupBlocks::loopNumbering(int64_t &alongDim) {
   DictionaryAttr loop = group.getLoopAttr();
+  // Only a plain loop: anything it carries from one iteration to the next
+  // (a value or buffer the schedule records beside lb, ub and step) ties
+  // the iterations together, and re-dividing them would change the result.
+  if (loop.size() != 3)
+    return std::nullopt;
+  for (NamedAttribute attr : group->getAttrs())
+    if (!llvm::is_contained({StringRef("sym_name"), StringRef("space"),
+                             StringRef("reduce_dims"), StringRef("element_type"),
+                             StringRef("loop")},
+                            attr.getName().getValue()))
+      return std::nullopt;
   auto lb = loop.getAs<AffineMapAttr>("lb"), ub = loop.getAs<AffineMapAttr>("ub");
   auto step = loop.getAs<IntegerAttr>("step");
   if (!lb || !ub || !step || step.getInt() <= 0 || lb.getValue().getNumResults() != 1 ||
@@ -222,6 +234,14 @@ std::optional<GroupBlocks::Numbering> GroupBlocks::loopNumbering(int64_t &alongD
     }
   if (alongDim < 0 || llvm::is_contained(group.getReduceDims(), alongDim))
     return std::nullopt;
+  // Every store writes other rows in every iteration (nothing accumulates
+  // across iterations).
+  for (StageOp stage : movers)
+    if (stage.getRole() == "store")
+      for (Attribute attr : stage->getAttrOfType<ArrayAttr>("transfers"))
+        if (!cast<DictionaryAttr>(attr).getAs<AffineMapAttr>("origin").getValue().isFunctionOfDim(
+                kIvDim))
+          return std::nullopt;
   return n;
 }
 
