@@ -26,6 +26,8 @@ LogicalResult GroupLowering::planColumnLeads() {
     if (!isColumnLoad(t) || !overFetchUnit.isAlignedTo(t.esize.bytes))
       continue;
     for (int64_t c : coreIds) {
+      if (!hasWork(c))
+        continue; // a fully masked tile moves nothing
       FailureOr<int64_t> offset = gridOffset(t, c);
       if (failed(offset))
         return failure();
@@ -120,6 +122,11 @@ LogicalResult GroupLowering::checkReductionStores() {
                              "merged tiles that are contiguous in every transfer and whose "
                              "results are legal DMA runs";
     }
+    if (!group->hasAttr("granule_blocks"))
+      diag.attachNote() << "the rows were not re-divided into blocks of whole granules per "
+                           "grid tile: that needs every transfer along them to cover the same "
+                           "rows, all stored, moving with one block index of the grid or of a "
+                           "cyclic loop";
     return diag;
   };
   for (auto [i, t] : llvm::enumerate(stores))

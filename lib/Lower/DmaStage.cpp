@@ -39,6 +39,18 @@ FailureOr<int64_t> GroupLowering::gridOffset(const Transfer &t, int64_t linear) 
   return toBytes(Elements(elements), t.esize).count();
 }
 
+bool GroupLowering::hasWork(int64_t linear) const {
+  auto classes = llvm::dyn_cast_or_null<ArrayAttr>(decisionValue(outer, "classes"));
+  if (!classes)
+    return true;
+  for (Attribute entry : classes)
+    if (auto dict = llvm::dyn_cast<DictionaryAttr>(entry))
+      if (auto tiles = dict.getAs<DenseI64ArrayAttr>("tiles"))
+        if (llvm::is_contained(tiles.asArrayRef(), linear))
+          return true;
+  return false;
+}
+
 int64_t GroupLowering::tileElementOffset(const Transfer &t, const Tile &tile) const {
   auto strides = t.tensor.getStrides();
   int64_t elements = 0;
@@ -180,6 +192,7 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
     lastRun = lastRun + (isLoad ? dim.srcStride : dim.dstStride) * (dim.count - 1);
   if (dmaNode && !globalMemories.empty())
     if (const arch::AccessRule *rule = model.node(*dmaNode).accessTo(globalMemories.front())) {
+      bool hadProblem = dmaProblem.has_value();
       // A widened short load may end past the tensor's last alignment unit
       // (a short tile near the end): the symbol, what the runtime
       // allocates, grows to cover it.
@@ -205,6 +218,8 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
                         "a tile starting at byte " + std::to_string(start.count()) +
                             " is not aligned to the DMA's " +
                             std::to_string(rule->alignment.count()) + " bytes"};
+      if (!hadProblem && dmaProblem)
+        dmaProblemRule = accessRuleText(*dmaNode, globalMemories.front(), *rule);
     }
   if (periodLater) {
     // Inside a loop over periods of alike tiles: each iteration's copy
@@ -214,16 +229,29 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
                            t.esize);
     global.terms.push_back({ktunit::ProgramBuilder::kLoopAround, stride, 0});
     if (const arch::AccessRule *rule = globalDmaRule();
-        rule && !dmaProblem && !rule->allowsAddress(stride))
+        rule && !dmaProblem && !rule->allowsAddress(stride)) {
       dmaProblem = {t.tensor.getOperation(), "tiles " + std::to_string(stride.count()) +
                                                  " bytes apart are not aligned to the DMA's " +
                                                  std::to_string(rule->alignment.count()) +
                                                  " bytes"};
+      if (dmaNode && !globalMemories.empty())
+        dmaProblemRule = accessRuleText(*dmaNode, globalMemories.front(), *rule);
+    }
   }
   if (isLoad)
     dma.copy(local, global, run, dims);
   else
     dma.copy(global, local, run, dims);
+}
+
+std::string GroupLowering::accessRuleText(arch::NodeId unit, arch::NodeId memory,
+                                          const arch::AccessRule &rule) const {
+  return ("the description's access rule of @" + model.node(unit).name + " to @" +
+          model.node(memory).name + " forbids it: min_size " + Twine(rule.minSize.count()) +
+          ", max_size " + Twine(rule.maxSize.count()) + ", size_multiple " +
+          Twine(rule.sizeMultiple.count()) + ", alignment " + Twine(rule.alignment.count()) +
+          " bytes")
+      .str();
 }
 
 uint32_t GroupLowering::symbolOf(const Transfer &t, bool isOutput) {

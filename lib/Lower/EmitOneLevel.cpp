@@ -144,9 +144,13 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   if (failed(visitTiles({&dma}, maxTiles + lag, stepRoll(lag), emitStep)))
     return failure();
   overFetchStarts.install(dma);
-  if (dmaProblem)
-    return dmaProblem->first->emitError(dmaProblem->second)
-           << ": unaligned transfers are not lowered";
+  if (dmaProblem) {
+    InFlightDiagnostic diag = dmaProblem->first->emitError(dmaProblem->second)
+                              << ": unaligned transfers are not lowered";
+    if (!dmaProblemRule.empty())
+      diag.attachNote() << dmaProblemRule;
+    return diag;
+  }
   // The drain of the frees the load units still owe is ktunit-insert-sync's.
 
   // --- Load, compute and store units: one program per sub-core index. ---

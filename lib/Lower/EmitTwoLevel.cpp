@@ -405,8 +405,12 @@ LogicalResult GroupLowering::emitTwoLevel() {
              << ": unaligned vector accesses are not lowered";
     (void)vectorBytes;
   }
-  if (dmaProblem)
-    return dmaProblem->first->emitError(dmaProblem->second)
-           << ": unaligned transfers are not lowered";
+  if (dmaProblem) {
+    InFlightDiagnostic diag = dmaProblem->first->emitError(dmaProblem->second)
+                              << ": unaligned transfers are not lowered";
+    if (!dmaProblemRule.empty())
+      diag.attachNote() << dmaProblemRule;
+    return diag;
+  }
   return success();
 }

@@ -375,10 +375,17 @@ private:
   /// (a run size, a stride or a start off its rules), reported once the
   /// program is built.
   std::optional<std::pair<Operation *, std::string>> dmaProblem;
+  /// The description's access rule that dmaProblem breaks, for a note.
+  std::string dmaProblemRule;
+  std::string accessRuleText(arch::NodeId unit, arch::NodeId memory,
+                             const arch::AccessRule &rule) const;
   LogicalResult resolveTransfer(Operation *stage, ArrayAttr transfers, unsigned index,
                                 Value bufferValue, Transfer &t);
   /// Byte offset of a transfer's grid-tile origin on grid tile `linear`.
   FailureOr<int64_t> gridOffset(const Transfer &t, int64_t linear);
+  /// Whether grid tile `linear` has work: it is in one of the schedule's
+  /// tile classes (a fully masked tile is in none and does nothing).
+  bool hasWork(int64_t linear) const;
   /// Element offset of a tile inside the transfer's grid tile.
   int64_t tileElementOffset(const Transfer &t, const Tile &tile) const;
   SmallVector<int64_t> bufferPitch(const Transfer &t) const;

@@ -1,12 +1,12 @@
 //===- SchedulePipeline.cpp - KTIR to schedule, as a library --------------===//
 //
 // The scheduler in the order of DESIGN.md: specialization on the launch
-// values, input check, compute groups,
-// initial pipeline, flattening of dense rows that are not whole vectors,
-// path expansion, nesting, buffering, grid-tile merge, instance split, tile
-// selection, an optional plan replay, grid-tile classes and their shares, the
-// DMA's transfer order (hoisted
-// loads, lead of loads over stores), allocation. The driver and the later
+// values, input check, compute groups, initial pipeline, granule-aligned
+// blocks of rows per grid tile, flattening of dense rows that are not whole
+// vectors, path expansion, nesting, buffering, grid-tile merge, instance
+// split, tile selection, an optional plan replay, grid-tile classes and
+// their shares, the DMA's transfer order (hoisted loads, lead of loads over
+// stores), allocation. The driver and the later
 // lowering both build it from here.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +24,7 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());
   pm.addPass(createBuildInitialPipeline({options.arch}));
+  pm.addPass(createAlignGridBlocks({options.arch}));
   pm.addPass(createFlattenRows());
   pm.addPass(createExpandPaths({options.arch}));
   pm.addPass(createNestPipelines());

@@ -59,6 +59,19 @@ def BuildInitialPipeline : ArchPass<"ktsched-initial-pipeline"> {
   let options = archOptions;
 }
 
+def AlignGridBlocks : ArchPass<"ktsched-align-blocks"> {
+  let summary = "Re-divide row blocks and cyclic row loops so each grid tile stores whole DMA granules";
+  let description = [{
+    A group whose grid tiles (or loop iterations) store runs that are not
+    whole granules of global memory's transfers would make two cores share
+    a granule. Its rows are independent, so each grid tile gets one
+    contiguous block of them whose stores are whole granules (a cyclic loop
+    is dropped; element-wise grid row blocks are resized). Tiles left
+    without rows are fully masked. Records `granule_blocks` on the group.
+  }];
+  let options = archOptions;
+}
+
 def FlattenRows : Pass<"ktsched-flatten", "::mlir::ModuleOp"> {
   let summary = "One flat run for groups whose grid tiles are whole, dense rows that are not whole vectors";
   let description = [{

@@ -1,8 +1,10 @@
-// Negative twin of partial_vector_1000.mlir: the same 1000 elements on two
-// compute tiles of 500. Grid tile 0's last vector is partial and grid tile
+// The same 1000 elements as partial_vector_1000.mlir on two compute tiles
+// of 500. As written, grid tile 0's last vector is partial and grid tile
 // 1's data follows it in memory, so it must not be written whole; 500 f16
 // are not whole DMA granules on any shipped description either (1000 bytes
-// against 64, 128 and 32), and the device cannot mask a store: not lowered.
+// against 64, 128 and 32), and the device cannot mask a store. The
+// scheduler gives the grid tiles blocks of whole granules instead
+// (ktsched-align-blocks; negative twin: blocks_shifted_store.mlir).
 //
 // Grid: [2]. Tile t owns elements [500*t, 500*t + 500) of %x, %y, %s.
 // Expected result: s[i] = x[i] + y[i].
