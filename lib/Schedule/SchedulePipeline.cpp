@@ -1,7 +1,7 @@
 //===- SchedulePipeline.cpp - KTIR to schedule, as a library --------------===//
 //
 // The scheduler in the order of DESIGN.md: specialization on the launch
-// values, input check, compute groups,
+// values, loops absorbed into wider blocks, input check, compute groups,
 // initial pipeline, flattening of dense rows that are not whole vectors,
 // path expansion, nesting, buffering, grid-tile merge, instance split, tile
 // selection, an optional plan replay, grid-tile classes and their shares, the
@@ -21,6 +21,7 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   SpecializeOptions specialize;
   specialize.args.assign(options.args.begin(), options.args.end());
   pm.addPass(createSpecialize(specialize));
+  pm.addPass(createAbsorbLoops());
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());
   pm.addPass(createBuildInitialPipeline({options.arch}));

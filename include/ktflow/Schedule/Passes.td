@@ -38,6 +38,19 @@ def Specialize : Pass<"ktsched-specialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def AbsorbLoops : Pass<"ktsched-absorb-loops", "::mlir::ModuleOp"> {
+  let summary = "Rewrite loops whose iterations move adjacent blocks into one wider block";
+  let description = [{
+    An accumulating scf.for (iter_args combined with a reduction over the
+    dimension its blocks advance along) becomes one reduction over the whole
+    span, initialised with the carried value's init; a loop without
+    iter_args nested in another loop becomes one wider block. The rewritten
+    access tiles carry `ktsched.absorbed_loop = {dim, trips, carried}`.
+    Other loops are left for the input check to diagnose.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect"];
+}
+
 def CheckInput : Pass<"ktsched-check-input", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR outside the scheduler's coverage";
   let description = [{
