@@ -41,6 +41,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <functional>
+
 #include <cmath>
 
 namespace ktflow::ktsched {
@@ -235,6 +237,13 @@ static bool bodyIsAbsorbable(Absorption &a, int64_t rank) {
       return acc.reduce == op || acc.combine == op;
     });
   };
+  // An accumulation's identity init (a fill of an empty tensor, a
+  // constant) feeds nothing but the accumulations.
+  std::function<bool(Operation *)> onlyInitializes = [&](Operation *op) {
+    return llvm::all_of(op->getUsers(), [&](Operation *user) {
+      return isAccumulated(user) || onlyInitializes(user);
+    });
+  };
   for (Operation &op : a.loop.getBody()->without_terminator()) {
     if (isAccumulated(&op))
       continue;
@@ -251,8 +260,7 @@ static bool bodyIsAbsorbable(Absorption &a, int64_t rank) {
     for (Type type : op.getResultTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(type)) {
         // Below the tile rank: only an accumulation's identity init.
-        bool init = tensor.getRank() == rank - 1 && accumulating &&
-                    llvm::all_of(op.getUsers(), [&](Operation *user) { return isAccumulated(user); });
+        bool init = tensor.getRank() == rank - 1 && accumulating && onlyInitializes(&op);
         if (tensor.getRank() != rank && !init)
           return false;
       }

@@ -1,7 +1,8 @@
 //===- SchedulePipeline.cpp - KTIR to schedule, as a library --------------===//
 //
 // The scheduler in the order of DESIGN.md: specialization on the launch
-// values, loops absorbed into wider blocks, input check, compute groups,
+// values, conditions every grid tile takes alike folded, loops absorbed
+// into wider blocks, input check, compute groups,
 // initial pipeline, flattening of dense rows that are not whole vectors,
 // path expansion, nesting, buffering, grid-tile merge, instance split, tile
 // selection, an optional plan replay, grid-tile classes and their shares, the
@@ -21,6 +22,7 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   SpecializeOptions specialize;
   specialize.args.assign(options.args.begin(), options.args.end());
   pm.addPass(createSpecialize(specialize));
+  pm.addPass(createFoldGridConditions());
   pm.addPass(createAbsorbLoops());
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());

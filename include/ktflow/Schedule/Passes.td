@@ -38,6 +38,16 @@ def Specialize : Pass<"ktsched-specialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FoldGridConditions : Pass<"ktsched-fold-conditions", "::mlir::ModuleOp"> {
+  let summary = "Replace each scf.if that every grid tile takes alike by its taken branch";
+  let description = [{
+    A condition that is a constant, or an arith.cmpi of indices affine in
+    the grid ids (`%pid < %n` once `n` is bound), is evaluated on every grid
+    tile; when all agree the taken branch replaces the scf.if. Others stay
+    for the input check to diagnose.
+  }];
+}
+
 def AbsorbLoops : Pass<"ktsched-absorb-loops", "::mlir::ModuleOp"> {
   let summary = "Rewrite loops whose iterations move adjacent blocks into one wider block";
   let description = [{
