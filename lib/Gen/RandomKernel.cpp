@@ -392,10 +392,15 @@ void Generator::drawLoops() {
   if (reduces ? !onlyReductions : !rowLoop)
     return;
   int64_t extent = spec.walkedDim() == 0 ? spec.rows : spec.cols;
-  static const std::vector<int64_t> blocks = {8, 16, 32, 64, 128};
-  int64_t block = loops.pick(blocks);
-  if (block >= extent)
+  // An accumulation's blocks must end where the data does (a block past the
+  // end would fold masked zeros in, which the schedule does not absorb).
+  std::vector<int64_t> blocks;
+  for (int64_t b : {8, 16, 32, 64, 128})
+    if (b < extent && (!reduces || extent % b == 0))
+      blocks.push_back(b);
+  if (blocks.empty())
     return;
+  int64_t block = loops.pick(blocks);
   spec.innerBlock = block;
 }
 

@@ -190,6 +190,85 @@ static std::optional<int64_t> advancingDim(scf::ForOp loop, int64_t step) {
   return dim;
 }
 
+/// The kernel's grid, padded to three dimensions.
+static SmallVector<int64_t, 3> gridOf(Operation *op) {
+  SmallVector<int64_t, 3> grid;
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (auto array = func ? func->getAttrOfType<ArrayAttr>("grid") : ArrayAttr()) {
+    for (Attribute a : array)
+      if (auto i = dyn_cast<IntegerAttr>(a))
+        grid.push_back(i.getInt());
+  } else if (auto dense = func ? func->getAttrOfType<DenseI64ArrayAttr>("grid")
+                               : DenseI64ArrayAttr()) {
+    grid.assign(dense.asArrayRef().begin(), dense.asArrayRef().end());
+  }
+  while (grid.size() < 3)
+    grid.push_back(1);
+  return grid;
+}
+
+/// Whether every block an accumulating loop loads lies inside its view
+/// along the advancing dimension, on every grid tile. KTIR reads masked
+/// points as zeros that a reduction then folds in; the lowering folds only
+/// valid elements, so a union past a view's end is left unabsorbed.
+static bool unionInsideViews(scf::ForOp loop, int64_t dim, int64_t trips) {
+  SmallVector<Value> ivs = enclosingIvs(loop);
+  unsigned ivDim = 3 + ivs.size() - 1;
+  FailureOr<AffineExpr> lb = traceAffineIndexOver(loop.getLowerBound(), ivs);
+  if (failed(lb))
+    return false;
+  SmallVector<int64_t, 3> grid = gridOf(loop);
+  bool inside = true;
+  loop.getBody()->walk([&](ktdp::LoadOp load) {
+    auto tile = load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+                     : ktdp::ConstructMemoryViewOp();
+    if (!view || !view.getCoordinateSet()) {
+      inside = false;
+      return;
+    }
+    SmallVector<AffineExpr> operands;
+    for (Value index : tile.getIndices()) {
+      FailureOr<AffineExpr> e = traceAffineIndexOver(index, ivs);
+      if (failed(e)) {
+        inside = false;
+        return;
+      }
+      operands.push_back(*e);
+    }
+    AffineMap baseMap = tile.getBaseMap();
+    unsigned nDims = baseMap.getNumDims();
+    AffineMap anchor = baseMap.replaceDimsAndSymbols(ArrayRef(operands).take_front(nDims),
+                                                     ArrayRef(operands).drop_front(nDims),
+                                                     ivDim + 1, 0);
+    AffineExpr start = anchor.getResult(dim).replace(
+        getAffineDimExpr(ivDim, loop.getContext()), *lb);
+    AffineMap at = AffineMap::get(ivDim + 1, 0, start);
+    // Outer loop variables must not move the block along this dimension.
+    for (unsigned d = 3; d < ivDim; ++d)
+      if (at.isFunctionOfDim(d)) {
+        inside = false;
+        return;
+      }
+    ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
+    ktdp::BoundingBox bounds = ktdp::computeBoundingBox(*view.getCoordinateSet());
+    if (!bounds.isBounded() || (int64_t)bounds.lower.size() <= dim) {
+      inside = false;
+      return;
+    }
+    int64_t low = bounds.lower[dim], high = bounds.lower[dim] + bounds.getExtents()[dim];
+    for (int64_t c = 0; c < grid[0] * grid[1] * grid[2] && inside; ++c) {
+      SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
+                                     c / (grid[0] * grid[1])};
+      coords.resize(ivDim + 1, 0);
+      int64_t first = at.compose(coords)[0] + box.lower[dim];
+      int64_t end = first + box.getExtents()[dim] * trips;
+      inside = first >= low && end <= high;
+    }
+  });
+  return inside;
+}
+
 /// The accumulations of `loop`'s iter_args, or failure when a carried value
 /// is anything else.
 static FailureOr<SmallVector<Accumulation>> accumulationsOf(scf::ForOp loop, int64_t dim) {
@@ -381,6 +460,8 @@ static std::optional<Absorption> analyze(scf::ForOp loop) {
   if (failed(accumulations))
     return std::nullopt;
   a.accumulations = std::move(*accumulations);
+  if (!a.accumulations.empty() && !unionInsideViews(loop, a.dim, a.trips))
+    return std::nullopt;
   int64_t rank = -1;
   bool sameRank = true;
   loop.getBody()->walk([&](ktdp::ConstructAccessTileOp tile) {

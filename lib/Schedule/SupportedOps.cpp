@@ -468,7 +468,8 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
                             "scheduled only as an accumulation (combined by add, max or min "
                             "with a reduction of the same combiner, from a constant init, "
                             "over the dimension along which the loop's blocks are adjacent, "
-                            "with as many iterations on every grid tile)");
+                            "with as many iterations on every grid tile and every block inside "
+                            "its view: masked points would be folded in as zeros)");
     if (loop->getParentOfType<scf::ForOp>())
       return loop.emitError("nested 'scf.for' not supported: the schedule has one loop "
                             "level; an inner loop is absorbed into the tile only when its "
