@@ -190,10 +190,8 @@ LogicalResult WorkloadBuilder::readLoop(GroupShape &shape) {
   auto grid = kernel.getGrid();
   for (int64_t c = 0; c < gridTiles; ++c) {
     SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
-    coords.resize(lbMap.getValue().getNumDims(), 0);
-    int64_t lb = lbMap.getValue().compose(coords)[0];
-    coords.resize(ubMap.getValue().getNumDims(), 0);
-    int64_t ub = ubMap.getValue().compose(coords)[0];
+    int64_t lb = ks::evalLoopBound(lbMap.getValue(), coords, /*upper=*/false);
+    int64_t ub = ks::evalLoopBound(ubMap.getValue(), coords, /*upper=*/true);
     shape.tripsPerTile.push_back(ub > lb ? (ub - lb + step - 1) / step : 0);
   }
   return success();
@@ -294,16 +292,30 @@ FailureOr<GroupShape> WorkloadBuilder::readGroup(ks::GroupOp group) {
   return shape;
 }
 
-/// A vop that only serves a reduction: the `reduce` itself, or a `const`
-/// used only as a reduce's initial value.
+/// Whether `value` is computed from a reduction's result (an epilogue
+/// op's: it runs once per result, not once per element).
+static bool followsReduction(Value value) {
+  auto vop = value.getDefiningOp<ks::VectorOp>();
+  if (!vop)
+    return false;
+  return vop.getKind() == "reduce" ||
+         llvm::any_of(vop->getOperands(), [](Value v) { return followsReduction(v); });
+}
+
+/// A vop that only serves a reduction: the `reduce` itself, an epilogue op
+/// on its result, or a `const` used only by those.
 bool isReductionOnly(ks::VectorOp vop) {
-  if (vop.getKind() == "reduce")
+  if (vop.getKind() == "reduce" || followsReduction(vop.getResult()))
     return true;
   if (vop.getKind() != "const" || vop->use_empty())
     return false;
   return llvm::all_of(vop->getUses(), [](OpOperand &use) {
     auto user = llvm::dyn_cast<ks::VectorOp>(use.getOwner());
-    return user && user.getKind() == "reduce" && use.getOperandNumber() == 1;
+    if (!user)
+      return false;
+    if (user.getKind() == "reduce")
+      return use.getOperandNumber() == 1;
+    return followsReduction(user.getResult());
   });
 }
 
@@ -357,8 +369,13 @@ void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
       // A fold is one combine per element, plus (folding the last
       // dimension) one cross-lane reduce per result. Counted over the
       // whole grid for every set of tiles, as the lowering always has.
-      if (kind != "reduce")
+      if (kind == "const")
         continue;
+      if (kind != "reduce") {
+        workload.addCompute(computeNode, kind, elementType,
+                            elementsPerGridTile * set.tiles / set.space[shape.reduceDim]);
+        continue;
+      }
       auto combiner = vop->getAttrOfType<StringAttr>("combiner");
       workload.addCompute(computeNode, combiner ? combiner.getValue() : "add", elementType,
                           elementsPerGridTile * gridTiles);

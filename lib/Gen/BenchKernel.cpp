@@ -13,7 +13,8 @@ using namespace ktflow::gen;
 
 static const BenchKind kKinds[] = {BenchKind::Add,         BenchKind::Mul,      BenchKind::Fma,
                                    BenchKind::Relu,        BenchKind::BcastRow, BenchKind::BcastCol,
-                                   BenchKind::BcastScalar, BenchKind::RowSum,   BenchKind::RowMax};
+                                   BenchKind::BcastScalar, BenchKind::RowSum,   BenchKind::RowMax,
+                                   BenchKind::ColSum,      BenchKind::RowLoop};
 
 llvm::ArrayRef<BenchKind> gen::allBenchKinds() { return kKinds; }
 
@@ -37,6 +38,10 @@ llvm::StringRef gen::benchKindName(BenchKind kind) {
     return "rowsum";
   case BenchKind::RowMax:
     return "rowmax";
+  case BenchKind::ColSum:
+    return "colsum";
+  case BenchKind::RowLoop:
+    return "rowloop";
   case BenchKind::Fill:
     return "fill";
   }
@@ -136,6 +141,25 @@ KernelSpec gen::benchKernel(BenchKind kind, int64_t rows, int64_t cols, ElemType
     spec.outputs.push_back({kind == BenchKind::RowSum ? OutputKind::ReduceSum
                                                       : OutputKind::ReduceMax,
                             x, buffer("y", BufferShape::Column, true)});
+    break;
+  }
+  case BenchKind::ColSum: {
+    // The running sums are iter_args of a loop over row blocks.
+    spec.distribution = Distribution::ColBlocks;
+    spec.reduceDim = 0;
+    spec.innerBlock = kColSumBlock;
+    spec.launchValues = true;
+    unsigned x = leaf("x", BufferShape::Full);
+    spec.outputs.push_back({OutputKind::ReduceSum, x, buffer("y", BufferShape::Row, true)});
+    break;
+  }
+  case BenchKind::RowLoop: {
+    // for r = pid to n_rows step tiles { for c = 0 to n_cols step block }.
+    spec.distribution = Distribution::RowLoop;
+    spec.innerBlock = kRowLoopBlock;
+    spec.launchValues = true;
+    unsigned x = leaf("x", BufferShape::Full), w = leaf("w", BufferShape::Full);
+    store(binary(BinaryOp::Add, x, w));
     break;
   }
   }

@@ -73,6 +73,15 @@ private:
                           const std::string &a, const std::string &b, bool named);
   void printNode(unsigned index);
   void printOutput(const Output &output);
+  /// A reduction's pieces: its identity init, the reduce of its node's
+  /// value from `init`, the store of a reduced value.
+  std::string reductionInit(const Output &output);
+  std::string reduction(const Output &output, const std::string &init);
+  void storeReduction(const Output &output, const std::string &reduced);
+  static llvm::StringRef combinerOf(const Output &output);
+  /// The body inside the loops: the nodes not printed yet and the outputs,
+  /// inside the inner loop when there is one.
+  void printLoopBody(std::vector<bool> &printed);
 
   const KernelSpec &spec;
   std::string bodyText;
@@ -141,7 +150,11 @@ std::string Printer::tensorType(llvm::ArrayRef<int64_t> shape, ElemType type) co
 llvm::SmallVector<int64_t, 2> Printer::tileShape() const {
   if (spec.rank == 1)
     return {spec.tileCols()};
-  return {spec.tileRows(), spec.tileCols()};
+  llvm::SmallVector<int64_t, 2> tile = {spec.tileRows(), spec.tileCols()};
+  // An inner loop moves one block of the walked dimension per iteration.
+  if (spec.innerBlock > 0)
+    tile[spec.walkedDim()] = spec.innerBlock;
+  return tile;
 }
 
 std::string Printer::tileType() const { return tensorType(tileShape(), spec.computeType); }
@@ -185,6 +198,21 @@ void Printer::printHeader(llvm::raw_ostream &os) {
       os << (i ? ", " : "") << shape[i];
     os << "]" << (b.isOutput ? "  output" : "  input") << "\n";
   }
+  std::vector<std::string> launch = spec.launchArgs();
+  if (!launch.empty()) {
+    os << "// Launch values (index, they bound the loops):";
+    for (const std::string &arg : launch)
+      os << " --arg " << arg;
+    os << "\n";
+  }
+  if (spec.innerBlock > 0)
+    os << "// An inner loop walks d" << spec.walkedDim() << " in blocks of " << spec.innerBlock
+       << (spec.walkedDim() == spec.reduceDim &&
+                   llvm::any_of(spec.outputs,
+                                [](const Output &o) { return o.kind != OutputKind::Store; })
+               ? ", carrying the reductions as iter_args"
+               : "")
+       << ".\n";
   os << "// Expected result (each op rounded to " << elemTypeName(spec.computeType) << "):\n";
   for (unsigned i = 0; i < spec.outputs.size(); ++i)
     os << "//   " << describeOutput(spec, i) << "\n";
@@ -231,7 +259,13 @@ void Printer::printAnchors() {
   case Distribution::RowLoop:
     rowAnchor = "%r"; // the loop variable, printed with the loop
     break;
+  case Distribution::ClampedRowLoop:
+    scaled("%row_first", linearId, spec.chunkRows());
+    rowAnchor = "%r";
+    break;
   }
+  if (spec.innerBlock > 0)
+    (spec.walkedDim() == 0 ? rowAnchor : colAnchor) = "%blk";
 }
 
 void Printer::printViews() {
@@ -506,19 +540,20 @@ void Printer::printOutput(const Output &output) {
          << ", !ktdp.access_tile<" << shapeText(tile) << "index>\n";
     return;
   }
+  storeReduction(output, reduction(output, reductionInit(output)));
+}
+
+std::string Printer::reductionInit(const Output &output) {
+  llvm::SmallVector<int64_t, 2> tile = tileShape();
   unsigned dim = spec.reduceDim;
   int64_t length = dim == 1 ? tile[0] : tile[1];
-  std::string anchor = dim == 1 ? rowAnchor : colAnchor;
   llvm::StringRef elem = elemTypeName(spec.computeType);
   std::string accType = tensorType({length}, spec.computeType);
   std::string init = fresh("acc");
-  llvm::StringRef combiner;
   if (output.kind == OutputKind::ReduceSum) {
-    combiner = "addf";
     body << indent << init << " = arith.constant dense<0.0> : " << accType << "\n";
   } else {
     bool isMax = output.kind == OutputKind::ReduceMax;
-    combiner = isMax ? "maximumf" : "minimumf";
     std::string inf = fresh("inf"), empty = fresh("init");
     body << indent << inf << " = arith.constant " << infinityHex(spec.computeType, isMax)
          << " : " << elem << "\n";
@@ -526,6 +561,34 @@ void Printer::printOutput(const Output &output) {
     body << indent << init << " = linalg.fill ins(" << inf << " : " << elem << ") outs("
          << empty << " : " << accType << ") -> " << accType << "\n";
   }
+  return init;
+}
+
+llvm::StringRef Printer::combinerOf(const Output &output) {
+  if (output.kind == OutputKind::ReduceSum)
+    return "addf";
+  return output.kind == OutputKind::ReduceMax ? "maximumf" : "minimumf";
+}
+
+void Printer::storeReduction(const Output &output, const std::string &reduced) {
+  llvm::SmallVector<int64_t, 2> tile = tileShape();
+  unsigned dim = spec.reduceDim;
+  int64_t length = dim == 1 ? tile[0] : tile[1];
+  std::string anchor = dim == 1 ? rowAnchor : colAnchor;
+  std::string accType = tensorType({length}, spec.computeType);
+  std::string at = accessTile(output.buffer, {anchor}, {length});
+  body << indent << "ktdp.store " << reduced << ", " << at << " : " << accType
+       << ", !ktdp.access_tile<" << length << "xindex>\n";
+}
+
+std::string Printer::reduction(const Output &output, const std::string &init) {
+  llvm::SmallVector<int64_t, 2> tile = tileShape();
+  std::string value = nodeValues[output.node];
+  unsigned dim = spec.reduceDim;
+  int64_t length = dim == 1 ? tile[0] : tile[1];
+  llvm::StringRef elem = elemTypeName(spec.computeType);
+  std::string accType = tensorType({length}, spec.computeType);
+  llvm::StringRef combiner = combinerOf(output);
   std::string reduced = fresh("red");
   if (output.explicitCombiner) {
     std::string in = fresh("elem").substr(1), acc = fresh("partial").substr(1), r = fresh("comb");
@@ -541,9 +604,7 @@ void Printer::printOutput(const Output &output) {
          << " : " << tileType() << ") outs(" << init << " : " << accType
          << ") dimensions = [" << dim << "]\n";
   }
-  std::string at = accessTile(output.buffer, {anchor}, {length});
-  body << indent << "ktdp.store " << reduced << ", " << at << " : " << accType
-       << ", !ktdp.access_tile<" << length << "xindex>\n";
+  return reduced;
 }
 
 void Printer::print(llvm::raw_ostream &os) {
@@ -565,19 +626,26 @@ void Printer::print(llvm::raw_ostream &os) {
     }
   }
   std::string outerIndent = indent;
+  // Printed only where a loop uses it (indexConstant prints the constant).
+  auto rowsBound = [&]() {
+    return spec.launchValues ? std::string("%n_rows") : indexConstant(spec.rows);
+  };
   if (loop) {
-    std::string upper = indexConstant(spec.rows);
+    std::string upper = rowsBound();
     std::string step = indexConstant(spec.numTiles());
     body << indent << "scf.for %r = " << linearId << " to " << upper << " step " << step
          << " {\n";
     indent += "  ";
+  } else if (spec.distribution == Distribution::ClampedRowLoop) {
+    std::string chunk = indexConstant(spec.chunkRows()), one = indexConstant(1);
+    std::string upper = rowsBound();
+    body << indent << "%row_end = arith.addi %row_first, " << chunk << " : index\n";
+    body << indent << "%row_last = arith.minsi %row_end, " << upper << " : index\n";
+    body << indent << "scf.for %r = %row_first to %row_last step " << one << " {\n";
+    indent += "  ";
   }
-  for (unsigned i = 0; i < spec.nodes.size(); ++i)
-    if (!printed[i])
-      printNode(i);
-  for (const Output &output : spec.outputs)
-    printOutput(output);
-  if (loop) {
+  printLoopBody(printed);
+  if (indent != outerIndent) {
     indent = outerIndent;
     body << indent << "}\n";
   }
@@ -586,10 +654,80 @@ void Printer::print(llvm::raw_ostream &os) {
   os << aliasText << "\nmodule {\n  func.func @" << spec.name << "(";
   for (size_t i = 0; i < spec.buffers.size(); ++i)
     os << (i ? ", " : "") << "%" << spec.buffers[i].name << ": index";
+  if (spec.launchValues)
+    os << ", %n_rows: index, %n_cols: index";
   os << ")\n      attributes {grid = [";
   for (size_t i = 0; i < spec.grid.size(); ++i)
     os << (i ? ", " : "") << spec.grid[i];
   os << "]} {\n" << bodyText << "    return\n  }\n}\n";
+}
+
+void Printer::printLoopBody(std::vector<bool> &printed) {
+  auto printNodes = [&]() {
+    for (unsigned i = 0; i < spec.nodes.size(); ++i)
+      if (!printed[i])
+        printNode(i);
+  };
+  if (spec.innerBlock <= 0) {
+    printNodes();
+    for (const Output &output : spec.outputs)
+      printOutput(output);
+    return;
+  }
+  unsigned dim = spec.walkedDim();
+  std::string bound = spec.launchValues ? (dim == 0 ? "%n_rows" : "%n_cols")
+                                        : indexConstant(dim == 0 ? spec.rows : spec.cols);
+  std::string zero = indexConstant(0), step = indexConstant(spec.innerBlock);
+  std::string outer = indent;
+  bool accumulates = llvm::any_of(spec.outputs, [](const Output &o) {
+    return o.kind != OutputKind::Store;
+  });
+  if (!accumulates) {
+    body << indent << "scf.for %blk = " << zero << " to " << bound << " step " << step << " {\n";
+    indent += "  ";
+    printNodes();
+    for (const Output &output : spec.outputs)
+      printOutput(output);
+    indent = outer;
+    body << indent << "}\n";
+    return;
+  }
+  // An accumulation: each reduction's running value is an iter_arg that
+  // starts from the identity and takes every block's reduction.
+  llvm::SmallVector<int64_t, 2> tile = tileShape();
+  int64_t length = spec.reduceDim == 1 ? tile[0] : tile[1];
+  std::string accType = tensorType({length}, spec.computeType);
+  std::vector<std::string> inits, carried;
+  for (const Output &output : spec.outputs)
+    inits.push_back(reductionInit(output));
+  std::string results = fresh("carried");
+  std::string iterArgs, types;
+  for (size_t i = 0; i < inits.size(); ++i) {
+    carried.push_back(fresh("running"));
+    iterArgs += (i ? ", " : "") + carried.back() + " = " + inits[i];
+    types += (i ? ", " : "") + accType;
+  }
+  body << indent << results << ":" << inits.size() << " = scf.for %blk = " << zero << " to "
+       << bound << " step " << step << " iter_args(" << iterArgs << ") -> (" << types
+       << ") {\n";
+  indent += "  ";
+  printNodes();
+  std::vector<std::string> next;
+  for (auto [i, output] : llvm::enumerate(spec.outputs)) {
+    std::string part = reduction(output, reductionInit(output));
+    std::string combined = fresh("next");
+    body << indent << combined << " = arith." << combinerOf(output) << " " << carried[i] << ", "
+         << part << " : " << accType << "\n";
+    next.push_back(combined);
+  }
+  body << indent << "scf.yield ";
+  for (size_t i = 0; i < next.size(); ++i)
+    body << (i ? ", " : "") << next[i];
+  body << " : " << types << "\n";
+  indent = outer;
+  body << indent << "}\n";
+  for (auto [i, output] : llvm::enumerate(spec.outputs))
+    storeReduction(output, results + "#" + std::to_string(i));
 }
 
 std::string describeNode(const KernelSpec &spec, unsigned index, size_t budget) {

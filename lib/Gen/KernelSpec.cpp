@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Gen/KernelSpec.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace ktflow;
@@ -38,6 +39,8 @@ llvm::StringRef gen::distributionName(Distribution d) {
     return "2-D blocks";
   case Distribution::RowLoop:
     return "cyclic row loop";
+  case Distribution::ClampedRowLoop:
+    return "clamped row-chunk loop";
   }
   return "?";
 }
@@ -62,6 +65,7 @@ int64_t KernelSpec::tileRows() const {
   case Distribution::Blocks2D:
     return ceilDiv(rows, grid[0]);
   case Distribution::RowLoop:
+  case Distribution::ClampedRowLoop:
     return 1;
   }
   return 1;
@@ -76,9 +80,23 @@ int64_t KernelSpec::tileCols() const {
   case Distribution::Blocks2D:
     return ceilDiv(cols, grid[1]);
   case Distribution::RowLoop:
+  case Distribution::ClampedRowLoop:
     return cols;
   }
   return cols;
+}
+
+int64_t KernelSpec::chunkRows() const { return ceilDiv(rows, numTiles()); }
+
+unsigned KernelSpec::walkedDim() const {
+  bool reduces = llvm::any_of(outputs, [](const Output &o) { return o.kind != OutputKind::Store; });
+  return reduces ? reduceDim : 1;
+}
+
+std::vector<std::string> KernelSpec::launchArgs() const {
+  if (!launchValues)
+    return {};
+  return {"n_rows=" + std::to_string(rows), "n_cols=" + std::to_string(cols)};
 }
 
 std::optional<std::string> KernelSpec::validate() const {
@@ -97,6 +115,8 @@ std::optional<std::string> KernelSpec::validate() const {
     return "2-D blocks need a 2-D grid";
   if (rank == 1 && distribution != Distribution::RowBlocks)
     return "rank-1 kernels are divided in element blocks";
+  if (innerBlock < 0)
+    return "an inner block is positive";
   if (nodes.empty() || outputs.empty())
     return "a kernel needs at least one node and one output";
   for (const Buffer &b : buffers) {
@@ -142,13 +162,31 @@ std::optional<std::string> KernelSpec::validate() const {
   }
   if (hasReduce) {
     // The reduced dimension must not be split across tiles (that would need
-    // a cross-tile combine) nor across loop iterations (iter_args).
+    // a cross-tile combine); across the iterations of an inner loop it is
+    // an accumulation.
     bool splitsReduced =
         reduceDim == 1 ? (distribution == Distribution::ColBlocks ||
                           distribution == Distribution::Blocks2D)
                        : (distribution != Distribution::ColBlocks);
     if (splitsReduced)
       return "the distribution splits the reduced dimension";
+  }
+  if (innerBlock > 0) {
+    if (rank != 2)
+      return "an inner loop needs rank 2";
+    // Every block of the inner loop must be a part of one wider block:
+    // full operands only (a broadcast operand is the same every iteration).
+    for (const Node &n : nodes)
+      if (n.kind == NodeKind::Broadcast)
+        return "an inner loop reads full operands only";
+    if (hasReduce) {
+      for (const Output &o : outputs)
+        if (o.kind == OutputKind::Store)
+          return "an accumulating inner loop stores only its reductions";
+    } else if (distribution != Distribution::RowLoop &&
+               distribution != Distribution::ClampedRowLoop) {
+      return "an inner loop without reductions is nested in a row loop";
+    }
   }
   return std::nullopt;
 }

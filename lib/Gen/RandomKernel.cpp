@@ -77,6 +77,8 @@ private:
   unsigned addUnary();
   unsigned addBinary();
   unsigned addFma();
+  /// The loop forms of `options.loops`, drawn onto the finished kernel.
+  void drawLoops();
 
   Rng rng;
   RandomKernelOptions options;
@@ -256,7 +258,8 @@ unsigned Generator::addBinary() {
 KernelSpec Generator::run() {
   spec.name = "kernel_s" + std::to_string(seed);
   spec.origin = "--random --seed " + std::to_string(seed) + " --max-tiles " +
-                std::to_string(options.maxTiles) + (options.math ? " --math" : "");
+                std::to_string(options.maxTiles) + (options.math ? " --math" : "") +
+                (options.loops ? " --loops" : "");
   ElemType storage = rng.chance(60) ? ElemType::F16 : ElemType::F32;
   ElemType other = storage == ElemType::F16 ? ElemType::F32 : ElemType::F16;
   spec.computeType = rng.chance(75) ? storage : other;
@@ -361,7 +364,44 @@ KernelSpec Generator::run() {
       spec.outputs.push_back({OutputKind::Store, extra, out1});
     }
   }
+  if (options.loops)
+    drawLoops();
   return std::move(spec);
+}
+
+void Generator::drawLoops() {
+  // A stream of its own: the kernel drawn above is the seed's without loops.
+  Rng loops(seed ^ 0x6c6f6f7073ull);
+  spec.launchValues = loops.chance(70);
+  if (spec.rank != 2)
+    return;
+  bool reduces = llvm::any_of(spec.outputs, [](const Output &o) { return o.kind != OutputKind::Store; });
+  bool onlyReductions = llvm::all_of(spec.outputs, [](const Output &o) { return o.kind != OutputKind::Store; });
+  bool fullOperands = llvm::none_of(spec.nodes, [](const Node &n) { return n.kind == NodeKind::Broadcast; });
+  // A row loop over each tile's chunk, with the chunk's end clamped to the
+  // rows (the last tiles run fewer iterations, or none).
+  if (spec.distribution == Distribution::RowBlocks && (!reduces || spec.reduceDim == 1) &&
+      loops.chance(35))
+    spec.distribution = Distribution::ClampedRowLoop;
+  if (!fullOperands || !loops.chance(60))
+    return;
+  bool rowLoop = spec.distribution == Distribution::RowLoop ||
+                 spec.distribution == Distribution::ClampedRowLoop;
+  // An inner loop: accumulating over the reduced dimension, or over column
+  // blocks nested in a row loop.
+  if (reduces ? !onlyReductions : !rowLoop)
+    return;
+  int64_t extent = spec.walkedDim() == 0 ? spec.rows : spec.cols;
+  // An accumulation's blocks must end where the data does (a block past the
+  // end would fold masked zeros in, which the schedule does not absorb).
+  std::vector<int64_t> blocks;
+  for (int64_t b : {8, 16, 32, 64, 128})
+    if (b < extent && (!reduces || extent % b == 0))
+      blocks.push_back(b);
+  if (blocks.empty())
+    return;
+  int64_t block = loops.pick(blocks);
+  spec.innerBlock = block;
 }
 
 } // namespace

@@ -291,10 +291,8 @@ LogicalResult GroupLowering::collect() {
     for (int64_t c = 0; c < gridTiles; ++c) {
       SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
                                      c / (grid[0] * grid[1])};
-      coords.resize(lbMap.getValue().getNumDims(), 0);
-      int64_t lb = lbMap.getValue().compose(coords)[0];
-      coords.resize(ubMap.getValue().getNumDims(), 0);
-      int64_t ub = ubMap.getValue().compose(coords)[0];
+      int64_t lb = ks::evalLoopBound(lbMap.getValue(), coords, /*upper=*/false);
+      int64_t ub = ks::evalLoopBound(ubMap.getValue(), coords, /*upper=*/true);
       int64_t trips = ub > lb ? (ub - lb + loopStep - 1) / loopStep : 0;
       loopTripsOf.push_back(trips);
       loopLower.push_back(lb);

@@ -16,6 +16,11 @@
 // combiner's identity (`ext` of an identity `vconst` and the vector from its
 // count of valid lanes on), so the fold sees only valid values (rotated).
 //
+// A result may pass through an epilogue of element-wise ops with constants
+// (a cast to the stored type): it is applied to each whole result vector,
+// collector or accumulator, just before that vector is written — once per
+// result, not once per input element.
+//
 // A fold over another dimension (a column reduction) visits the vectors of
 // the last dimension outermost and the reduced dimension innermost: each
 // result vector is accumulated lane-wise in one register and written whole,
@@ -54,18 +59,72 @@ static std::optional<double> constantOf(Value value) {
   return std::nullopt;
 }
 
+bool ReductionNest::followsReduction(Value value) {
+  auto vop = value.getDefiningOp<ks::VectorOp>();
+  if (!vop)
+    return false;
+  if (vop.getKind() == "reduce")
+    return true;
+  return llvm::any_of(vop->getOperands(), [](Value v) { return followsReduction(v); });
+}
+
 bool ReductionNest::isReductionOnly(Operation *op) {
   auto vop = llvm::dyn_cast<ks::VectorOp>(op);
   if (!vop)
     return false;
-  if (vop.getKind() == "reduce")
+  if (vop.getKind() == "reduce" || followsReduction(vop.getResult()))
     return true;
   if (vop.getKind() != "const" || vop->use_empty())
     return false;
   return llvm::all_of(vop->getUses(), [](OpOperand &use) {
     auto user = llvm::dyn_cast<ks::VectorOp>(use.getOwner());
-    return user && user.getKind() == "reduce" && use.getOperandNumber() == 1;
+    if (!user)
+      return false;
+    if (user.getKind() == "reduce")
+      return use.getOperandNumber() == 1;
+    return followsReduction(user.getResult());
   });
+}
+
+static std::optional<dc::ElemType> registerTypeOf(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  mlir::getElementTypeOrSelf(type).print(os);
+  return dc::parseElemType(name);
+}
+
+ktunit::Reg ReductionNest::applyEpilogue(ktunit::ProgramBuilder &vec, const ReducedOutput &out,
+                                         ktunit::Reg from) {
+  ktunit::Reg current = from;
+  Value previous = out.op->getResult(0);
+  for (Operation *op : out.epilogue) {
+    auto vop = llvm::cast<ks::VectorOp>(op);
+    SmallVector<ktunit::Reg, 3> operands;
+    for (Value v : vop->getOperands()) {
+      if (v == previous) {
+        operands.push_back(current);
+        continue;
+      }
+      // analyze() admitted only constants beside the previous value.
+      ktunit::Reg c = vec.newReg();
+      vec.vconst(c, registerTypeOf(v.getType()).value_or(type), Elements(vectorWidth),
+                 *constantOf(v));
+      operands.push_back(c);
+    }
+    ktunit::Reg r = vec.newReg();
+    dc::Opcode opcode = *dc::parseOpcode(vop.getKind());
+    if (vop.getKind() == "cast")
+      vec.cast(r, *registerTypeOf(vop.getResult().getType()), operands[0]);
+    else if (operands.size() == 1)
+      vec.unary(opcode, r, operands[0]);
+    else if (operands.size() == 2)
+      vec.binary(opcode, r, operands[0], operands[1]);
+    else
+      vec.ternary(opcode, r, operands[0], operands[1], operands[2]);
+    current = r;
+    previous = vop.getResult();
+  }
+  return current;
 }
 
 FailureOr<ReductionNest> ReductionNest::analyze(Operation *computeStage, ArrayRef<int64_t> space,
@@ -84,6 +143,29 @@ FailureOr<ReductionNest> ReductionNest::analyze(Operation *computeStage, ArrayRe
     return computeStage->emitError("compute body does not end in a yield");
   for (Value value : yield.getValues()) {
     auto vop = value.getDefiningOp<ks::VectorOp>();
+    // Walk back through the epilogue: element-wise ops with the reduced
+    // value and constants as operands.
+    SmallVector<Operation *, 2> epilogue;
+    while (vop && vop.getKind() != "reduce" && followsReduction(vop.getResult())) {
+      Value next;
+      for (Value operand : vop->getOperands()) {
+        if (followsReduction(operand) && !next) {
+          next = operand;
+          continue;
+        }
+        if (followsReduction(operand) || !constantOf(operand))
+          return vop.emitError("an op on a reduction's result whose other operands are not "
+                               "constants: computing on reduced values is not lowered");
+      }
+      auto opcode = dc::parseOpcode(vop.getKind());
+      if (!opcode || !registerTypeOf(vop.getResult().getType()) ||
+          (vop.getKind() != "cast" && !dc::isUnaryArith(*opcode) &&
+           !dc::isBinaryArith(*opcode) && !dc::isTernaryArith(*opcode)))
+        return vop.emitError("'") << vop.getKind()
+                                  << "' on a reduction's result is not lowered";
+      epilogue.push_back(vop);
+      vop = next.getDefiningOp<ks::VectorOp>();
+    }
     if (!vop || vop.getKind() != "reduce")
       return computeStage->emitError("a group with reduced dimensions stores a value that is "
                                      "not a reduction: mixed element-wise and reduced results "
@@ -97,6 +179,7 @@ FailureOr<ReductionNest> ReductionNest::analyze(Operation *computeStage, ArrayRe
     ReducedOutput out;
     out.op = vop;
     out.operand = vop.getOperand(0);
+    out.epilogue.assign(epilogue.rbegin(), epilogue.rend());
     std::string typeName;
     llvm::raw_string_ostream typeOs(typeName);
     mlir::getElementTypeOrSelf(vop.getResult().getType()).print(typeOs);
@@ -306,7 +389,7 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
     };
     auto writeAll = [&]() {
       for (auto [i, out] : llvm::enumerate(reduced))
-        write(i, out.collector, pos);
+        write(i, applyEpilogue(vec, out, out.collector), pos);
     };
     if (groups > 0) {
       bool groupLoop = open(vec, groups, rowDim, vectorWidth, pos);
@@ -345,7 +428,7 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
     for (auto [i, out] : llvm::enumerate(reduced)) {
       if (out.init)
         vec.binary(out.combineOp, out.accumulator, out.accumulator, out.initRegister);
-      write(i, out.accumulator, pos);
+      write(i, applyEpilogue(vec, out, out.accumulator), pos);
     }
     close(vec, vectorLoop, last, pos);
   }

@@ -47,6 +47,11 @@ struct ReducedOutput {
   /// The type it folds in (its value's): a group whose buffers hold two
   /// types may reduce in either, and its collector and init take that type.
   dc::ElemType type = dc::ElemType::F16;
+  /// Element-wise ops applied to each result vector before it is written
+  /// (a cast to the stored type, a scaling by a constant), in order; each
+  /// has the previous value (first: the reduction) and constants as
+  /// operands.
+  llvm::SmallVector<mlir::Operation *, 2> epilogue;
   ktunit::Reg accumulator = 0, collector = 0, initRegister = 0;
 };
 
@@ -61,8 +66,11 @@ public:
                                                 dc::ElemType type);
 
   /// Whether `op` (a body op) is handled here rather than per vector: the
-  /// reduce ops and the constants that only feed their inits.
+  /// reduce ops, the epilogue ops on their results and the constants that
+  /// only feed those.
   static bool isReductionOnly(mlir::Operation *op);
+  /// Whether `value` is computed from a reduction's result.
+  static bool followsReduction(mlir::Value value);
 
   /// Marks the body arguments set once per program (splat scalars) rather
   /// than read for every vector.
@@ -104,6 +112,10 @@ public:
   llvm::ArrayRef<ReducedOutput> outputs() const { return reduced; }
 
 private:
+  /// Applies `out`'s epilogue to the result vector in `from` (the
+  /// accumulator or collector) and returns the register to write.
+  ktunit::Reg applyEpilogue(ktunit::ProgramBuilder &vec, const ReducedOutput &out,
+                            ktunit::Reg from);
   /// Opens a counted loop when `count` > 1 and records its index on `dim`
   /// with `multiplier`; returns whether a loop was opened.
   bool open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,

@@ -103,12 +103,8 @@ FailureOr<SmallVector<GridClass>> classify(GroupOp group, KernelOp kernel) {
     SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
     int64_t lower = 0, trips = 1;
     if (lbMap) {
-      SmallVector<int64_t> at(coords);
-      at.resize(lbMap.getNumDims(), 0);
-      lower = lbMap.compose(at)[0];
-      at.assign(coords.begin(), coords.end());
-      at.resize(ubMap.getNumDims(), 0);
-      int64_t upper = ubMap.compose(at)[0];
+      lower = evalLoopBound(lbMap, coords, /*upper=*/false);
+      int64_t upper = evalLoopBound(ubMap, coords, /*upper=*/true);
       trips = upper > lower ? (upper - lower + step - 1) / step : 0;
     }
     if (trips == 0)

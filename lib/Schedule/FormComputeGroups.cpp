@@ -27,6 +27,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace ktflow::ktsched {
 #define GEN_PASS_DEF_FORMCOMPUTEGROUPS
@@ -79,6 +80,8 @@ private:
   SmallVector<Value> computeInputs;
   std::map<std::pair<void *, Dims>, Value> memo;
   Type widestType;
+  /// The loops ktsched-absorb-loops folded into the group's access tiles.
+  llvm::SetVector<Attribute> absorbedLoops;
 };
 
 } // namespace
@@ -131,6 +134,8 @@ LogicalResult KernelBuilder::buildTensors(KernelOp kernel) {
 }
 
 FailureOr<AffineMap> KernelBuilder::tileOrigin(ktdp::ConstructAccessTileOp tile, Value iv) {
+  if (Attribute absorbed = tile->getAttr("ktsched.absorbed_loop"))
+    absorbedLoops.insert(absorbed);
   SmallVector<AffineExpr> operands;
   for (Value index : tile.getIndices()) {
     FailureOr<AffineExpr> e = traceAffineIndex(index, iv);
@@ -279,14 +284,14 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   loopIv = {};
   if (loop) {
     loopIv = loop.getInductionVar();
-    auto lb = traceAffineIndex(loop.getLowerBound(), {});
-    auto ub = traceAffineIndex(loop.getUpperBound(), {});
+    auto lb = traceLoopBound(loop.getLowerBound(), /*upper=*/false);
+    auto ub = traceLoopBound(loop.getUpperBound(), /*upper=*/true);
     MLIRContext *ctx = func.getContext();
     loopAttr = DictionaryAttr::get(
         ctx, {NamedAttribute(StringAttr::get(ctx, "lb"),
-                             AffineMapAttr::get(AffineMap::get(kOriginDims, 0, *lb))),
+                             AffineMapAttr::get(AffineMap::get(kOriginDims, 0, *lb, ctx))),
               NamedAttribute(StringAttr::get(ctx, "ub"),
-                             AffineMapAttr::get(AffineMap::get(kOriginDims, 0, *ub))),
+                             AffineMapAttr::get(AffineMap::get(kOriginDims, 0, *ub, ctx))),
               NamedAttribute(StringAttr::get(ctx, "step"),
                              IntegerAttr::get(IntegerType::get(ctx, 64),
                                               *getConstantIntValue(loop.getStep())))});
@@ -311,6 +316,7 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   computeInputs.clear();
   memo.clear();
   widestType = {};
+  absorbedLoops.clear();
   SmallVector<Value> results;
   for (ktdp::StoreOp store : stores) {
     Dims dims;
@@ -372,7 +378,29 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
                << " at other coordinates than it reads it: overlapping in-place updates are "
                   "not supported";
   group.setElementTypeAttr(TypeAttr::get(widestType ? widestType : builder.getF32Type()));
+  // What the group's tiles absorbed: a loop's blocks, and where it carried
+  // an accumulator, that the reduction's registers hold it across them.
+  if (!absorbedLoops.empty())
+    group->setAttr("absorbed_loops", ArrayAttr::get(func.getContext(), absorbedLoops.getArrayRef()));
   return success();
+}
+
+/// The reduction a stored value is, or whose epilogue (element-wise ops
+/// with constants, which the input check allows after a reduction) it is.
+static linalg::ReduceOp reductionOf(Value stored) {
+  Operation *def = stored.getDefiningOp();
+  while (def && !isa<linalg::ReduceOp>(def)) {
+    Operation *next = nullptr;
+    ValueRange inputs = def->getOperands();
+    if (auto dps = dyn_cast<linalg::LinalgOp>(def))
+      inputs = dps.getDpsInputs();
+    for (Value v : inputs)
+      if (Operation *d = v.getDefiningOp(); d && !isa<arith::ConstantOp, tensor::SplatOp,
+                                                      linalg::FillOp>(d))
+        next = d;
+    def = next;
+  }
+  return dyn_cast_or_null<linalg::ReduceOp>(def);
 }
 
 LogicalResult KernelBuilder::checkNoLoadAfterStore() {
@@ -430,7 +458,7 @@ LogicalResult KernelBuilder::build() {
     for (ktdp::StoreOp store : stores) {
       GroupKey key;
       auto type = store.getValue().getType();
-      if (auto reduce = store.getValue().getDefiningOp<linalg::ReduceOp>()) {
+      if (auto reduce = reductionOf(store.getValue())) {
         auto input = cast<RankedTensorType>(reduce.getInputs()[0].getType());
         key.space.assign(input.getShape().begin(), input.getShape().end());
         key.reduceDims.assign(reduce.getDimensions().begin(), reduce.getDimensions().end());

@@ -277,10 +277,8 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
         if (loop) {
           // The bounds do not depend on the merged dimension (contiguousDims).
           auto eval = [&](StringRef key) {
-            AffineMap map = loop.getAs<AffineMapAttr>(key).getValue();
-            SmallVector<int64_t> at(coords);
-            at.resize(map.getNumDims(), 0);
-            return map.compose(at)[0];
+            return evalLoopBound(loop.getAs<AffineMapAttr>(key).getValue(), coords,
+                                 key == "ub");
           };
           lb = eval("lb");
           ub = eval("ub");

@@ -1,12 +1,13 @@
 //===- SchedulePipeline.cpp - KTIR to schedule, as a library --------------===//
 //
 // The scheduler in the order of DESIGN.md: specialization on the launch
-// values, input check, compute groups, initial pipeline, granule-aligned
-// blocks of rows per grid tile, flattening of dense rows that are not whole
-// vectors, path expansion, nesting, buffering, grid-tile merge, instance
-// split, tile selection, an optional plan replay, grid-tile classes and
-// their shares, the DMA's transfer order (hoisted loads, lead of loads over
-// stores), allocation. The driver and the later
+// values, conditions every grid tile takes alike folded, loops absorbed
+// into wider blocks, input check, compute groups, initial pipeline,
+// granule-aligned blocks of rows per grid tile, flattening of dense rows
+// that are not whole vectors, path expansion, nesting, buffering, grid-tile
+// merge, instance split, tile selection, an optional plan replay, grid-tile
+// classes and their shares, the DMA's transfer order (hoisted loads, lead
+// of loads over stores), allocation. The driver and the later
 // lowering both build it from here.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,8 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   SpecializeOptions specialize;
   specialize.args.assign(options.args.begin(), options.args.end());
   pm.addPass(createSpecialize(specialize));
+  pm.addPass(createFoldGridConditions());
+  pm.addPass(createAbsorbLoops());
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());
   pm.addPass(createBuildInitialPipeline({options.arch}));

@@ -19,9 +19,16 @@ using namespace ktflow;
 using namespace ktflow::ktsched;
 
 FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndex(Value value, Value loopIv) {
+  if (!loopIv)
+    return traceAffineIndexOver(value, ArrayRef<Value>());
+  return traceAffineIndexOver(value, ArrayRef<Value>(loopIv));
+}
+
+FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndexOver(Value value, ArrayRef<Value> loopIvs) {
   MLIRContext *ctx = value.getContext();
-  if (loopIv && value == loopIv)
-    return getAffineDimExpr(3, ctx);
+  for (auto [k, iv] : llvm::enumerate(loopIvs))
+    if (iv && value == iv)
+      return getAffineDimExpr(3 + k, ctx);
   Operation *def = value.getDefiningOp();
   if (!def)
     return failure();
@@ -35,11 +42,11 @@ FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndex(Value value, Value loopI
   // Casts between index and integers keep the value (subscripts and bounds
   // are far inside both ranges).
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
-    return traceAffineIndex(def->getOperand(0), loopIv);
+    return traceAffineIndexOver(def->getOperand(0), loopIvs);
   if (def->getNumOperands() != 2)
     return failure();
-  FailureOr<AffineExpr> lhs = traceAffineIndex(def->getOperand(0), loopIv);
-  FailureOr<AffineExpr> rhs = traceAffineIndex(def->getOperand(1), loopIv);
+  FailureOr<AffineExpr> lhs = traceAffineIndexOver(def->getOperand(0), loopIvs);
+  FailureOr<AffineExpr> rhs = traceAffineIndexOver(def->getOperand(1), loopIvs);
   if (failed(lhs) || failed(rhs))
     return failure();
   auto rhsConst = dyn_cast<AffineConstantExpr>(*rhs);
@@ -63,6 +70,31 @@ FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndex(Value value, Value loopI
       return *lhs % rhsConst.getValue();
   }
   return failure();
+}
+
+FailureOr<SmallVector<AffineExpr>> ktflow::ktsched::traceLoopBound(Value value, bool upper) {
+  if (FailureOr<AffineExpr> e = traceAffineIndex(value, Value()); succeeded(e))
+    return SmallVector<AffineExpr>{*e};
+  Operation *def = value.getDefiningOp();
+  bool clamp = upper ? isa_and_nonnull<arith::MinSIOp, arith::MinUIOp>(def)
+                     : isa_and_nonnull<arith::MaxSIOp, arith::MaxUIOp>(def);
+  if (!clamp)
+    return failure();
+  SmallVector<AffineExpr> exprs;
+  for (Value operand : def->getOperands()) {
+    FailureOr<SmallVector<AffineExpr>> part = traceLoopBound(operand, upper);
+    if (failed(part))
+      return failure();
+    exprs.append(part->begin(), part->end());
+  }
+  return exprs;
+}
+
+int64_t ktflow::ktsched::evalLoopBound(AffineMap map, ArrayRef<int64_t> coords, bool upper) {
+  SmallVector<int64_t> at(coords);
+  at.resize(map.getNumDims(), 0);
+  SmallVector<int64_t> values = map.compose(at);
+  return upper ? *llvm::min_element(values) : *llvm::max_element(values);
 }
 
 ElementSize ktflow::ktsched::elementSize(Type type) {
@@ -167,9 +199,8 @@ static bool sliceMayStartInsideGranule(BufferOp buffer, Bytes granule) {
     // the induction variable, so the rest repeat their alignment.
     SmallVector<int64_t, 2> ivs = {0};
     if (lb && step) {
-      SmallVector<int64_t> at = coords;
-      at.resize(lb.getValue().getNumDims(), 0);
-      ivs = {lb.getValue().compose(at)[0], lb.getValue().compose(at)[0] + step.getInt()};
+      int64_t first = evalLoopBound(lb.getValue(), coords, /*upper=*/false);
+      ivs = {first, first + step.getInt()};
     }
     for (int64_t iv : ivs) {
       SmallVector<int64_t> at = coords;

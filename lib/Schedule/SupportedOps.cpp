@@ -117,7 +117,8 @@ static const std::pair<StringLiteral, StringLiteral> kMissing[] = {
     {"tensor.extract", "scalar extraction from tensors"},
     {"tensor.insert", "scalar insertion into tensors"},
     {"tensor.expand_shape", "reshapes of computed tensors"},
-    {"scf.if", "data-dependent control flow"},
+    {"scf.if", "control flow whose condition differs between grid tiles or iterations (an "
+               "scf.if every tile takes alike is folded)"},
     {"scf.while", "data-dependent loops"},
 };
 
@@ -356,6 +357,48 @@ static LogicalResult checkSelect(arith::SelectOp select) {
   return success();
 }
 
+/// Whether `value` is a constant tensor (dense splat, splat or fill of a
+/// constant): an epilogue's other operand.
+static bool isConstantTensor(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (isa_and_nonnull<arith::ConstantOp>(def))
+    return true;
+  if (auto splat = dyn_cast_or_null<tensor::SplatOp>(def))
+    return splat.getInput().getDefiningOp<arith::ConstantOp>() != nullptr;
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def))
+    return fill.getInputs()[0].getDefiningOp<arith::ConstantOp>() != nullptr;
+  return false;
+}
+
+/// A reduced value is stored, or passes first through an epilogue: element-
+/// wise ops whose other operands are constants (a cast to the stored type,
+/// a scaling), applied once per result. Anything that combines it with
+/// unreduced values (a broadcast back over the rows) needs a second pass.
+static LogicalResult checkReducedUses(Value reduced) {
+  for (OpOperand &use : reduced.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<ktdp::StoreOp>(user))
+      continue;
+    const OpSupport *entry = lookupOpSupport(user);
+    bool epilogue = entry && entry->role == OpRole::Elementwise &&
+                    !isa<arith::CmpFOp, arith::SelectOp>(user) && user->getNumResults() == 1;
+    if (epilogue) {
+      ValueRange inputs = user->getOperands();
+      if (auto dps = dyn_cast<linalg::LinalgOp>(user))
+        inputs = dps.getDpsInputs();
+      epilogue = llvm::all_of(inputs, [&](Value v) { return v == reduced || isConstantTensor(v); });
+    }
+    if (!epilogue)
+      return user->emitError("use of a 'linalg.reduce' result by '")
+             << user->getName()
+             << "' not supported: computing on reduced values needs a second pass (an "
+                "epilogue of element-wise ops with constants is lowered)";
+    if (failed(checkReducedUses(user->getResult(0))))
+      return failure();
+  }
+  return success();
+}
+
 static LogicalResult checkReduce(linalg::ReduceOp reduce) {
   if (reduce.getInputs().size() != 1 || reduce.getInits().size() != 1)
     return reduce.emitError("'linalg.reduce' with several inputs not supported");
@@ -371,12 +414,7 @@ static LogicalResult checkReduce(linalg::ReduceOp reduce) {
     return combiner.emitError("'") << name
                                    << "' as a reduction combiner not supported: "
                                       "combiners are add, max and min";
-  for (Operation *user : reduce->getUsers())
-    if (!isa<ktdp::StoreOp>(user))
-      return user->emitError("use of a 'linalg.reduce' result by '")
-             << user->getName()
-             << "' not supported: computing on reduced values needs a second pass";
-  return success();
+  return checkReducedUses(reduce->getResult(0));
 }
 
 LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
@@ -424,14 +462,27 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
     return success();
   }
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    // ktsched-absorb-loops rewrote every loop it could into a wider block.
     if (loop.getNumRegionIterArgs() != 0)
-      return loop.emitError("'scf.for' with iter_args not supported: loop-carried values "
-                            "are missing");
+      return loop.emitError("'scf.for' with iter_args not supported: a carried value is "
+                            "scheduled only as an accumulation (combined by add, max or min "
+                            "with a reduction of the same combiner, from a constant init, "
+                            "over the dimension along which the loop's blocks are adjacent, "
+                            "with as many iterations on every grid tile and every block inside "
+                            "its view: masked points would be folded in as zeros)");
     if (loop->getParentOfType<scf::ForOp>())
-      return loop.emitError("nested 'scf.for' not supported: one loop level is scheduled");
-    for (Value bound : {loop.getLowerBound(), loop.getUpperBound()})
-      if (failed(traceAffineIndex(bound, {})))
-        return loop.emitError("'scf.for' bounds must be affine in the grid coordinates")
+      return loop.emitError("nested 'scf.for' not supported: the schedule has one loop "
+                            "level; an inner loop is absorbed into the tile only when its "
+                            "blocks are adjacent along one dimension and it runs as many "
+                            "iterations on every grid tile")
+             << bindHint(unboundArgument(loop.getUpperBound()) ? loop.getUpperBound()
+                                                                : loop.getLowerBound());
+    for (auto [bound, upper] : {std::pair(loop.getLowerBound(), false),
+                                std::pair(loop.getUpperBound(), true)})
+      if (failed(traceLoopBound(bound, upper)))
+        return loop.emitError("'scf.for' bounds must be affine in the grid coordinates (an "
+                              "upper bound may be clamped by minsi/minui, a lower one raised "
+                              "by maxsi/maxui)")
                << bindHint(bound);
     auto step = getConstantIntValue(loop.getStep());
     if (!step || *step <= 0)

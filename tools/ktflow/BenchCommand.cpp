@@ -151,6 +151,14 @@ static std::vector<BenchCase> suite(int64_t maxBytes, int64_t cores) {
           if (type == gen::ElemType::F32 && kind != BenchKind::Add && kind != BenchKind::Fma &&
               kind != BenchKind::BcastRow && kind != BenchKind::RowSum)
             continue;
+          // Column sums keep their reduced rows whole: the size grows the
+          // columns, which the grid divides.
+          if (kind == BenchKind::ColSum) {
+            int64_t sumCols = bytes / (gen::kColSumRows * esize);
+            if (grid <= sumCols)
+              cases.push_back({kind, type, gen::kColSumRows, sumCols, grid});
+            continue;
+          }
           cases.push_back({kind, type, rows, cols, grid});
         }
       }
@@ -257,6 +265,9 @@ static void runV1(mlir::MLIRContext &context, const arch::ArchModel &model,
     options.arch = archName.str();
     options.seed = benchSeed;
     options.plan = path.str().str();
+    options.args = gen::benchKernel(benchCase.kind, benchCase.rows, benchCase.cols, benchCase.type,
+                                    benchCase.grid)
+                       .launchArgs();
     std::string message;
     mlir::FailureOr<run::RunReport> report =
         run::runKernel(module, model, names, options, message);
@@ -309,6 +320,7 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   run::RunOptions options;
   options.arch = archName.str();
   options.seed = benchSeed;
+  options.args = spec.launchArgs();
   std::string message;
   mlir::FailureOr<run::RunReport> report = run::runKernel(
       *module, model, interp::collectSourceNames(asmState), options, message);

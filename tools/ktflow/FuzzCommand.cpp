@@ -88,6 +88,10 @@ static cl::opt<bool> fuzzMath("math",
                               cl::desc("Random kernels use the math ops too (sqrt, rsqrt, log, "
                                        "tanh, erf, pow, fma, cmpf + select)"),
                               cl::sub(fuzzCmd));
+static cl::opt<bool> fuzzLoops("loops",
+                               cl::desc("Random kernels take launch values and grow loops too "
+                                        "(inner accumulating or nested loops, clamped bounds)"),
+                               cl::sub(fuzzCmd));
 static cl::opt<bool> fuzzNoReduce("no-reduce",
                                   cl::desc("Do not reduce failing or unsupported kernels"),
                                   cl::sub(fuzzCmd));
@@ -153,7 +157,8 @@ static bool isUnsupportedDiagnostic(llvm::StringRef message) {
 
 /// Parses `text` and runs it on `target`, classifying the result.
 static Outcome runOne(mlir::MLIRContext &context, llvm::StringRef text, llvm::StringRef bufferName,
-                      const ArchTarget &target, uint64_t seed) {
+                      const ArchTarget &target, uint64_t seed,
+                      const std::vector<std::string> &launchArgs) {
   std::vector<std::string> errors;
   mlir::ScopedDiagnosticHandler capture(&context, [&](mlir::Diagnostic &diag) {
     if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
@@ -188,6 +193,9 @@ static Outcome runOne(mlir::MLIRContext &context, llvm::StringRef text, llvm::St
   options.arch = target.name;
   options.seed = seed;
   options.injectFault = fuzzInjectFault;
+  // The launch values a kernel takes bind its compile, interpretation and
+  // run alike.
+  options.args = launchArgs;
   std::string message;
   mlir::FailureOr<run::RunReport> result = run::runKernel(
       *module, *target.model, interp::collectSourceNames(asmState), options, message);
@@ -249,6 +257,14 @@ static gen::KernelSpec reduce(gen::KernelSpec spec,
   return spec;
 }
 
+/// ` --arg NAME=VALUE` for every launch value `spec` takes.
+static std::string launchArgText(const gen::KernelSpec &spec) {
+  std::string text;
+  for (const std::string &arg : spec.launchArgs())
+    text += " --arg " + arg;
+  return text;
+}
+
 /// The reproducer of an unsupported reason: the reduced kernel with the
 /// command that shows the diagnostic (what to lower next, not a lit test:
 /// it stops being unsupported when the lowering covers it).
@@ -258,12 +274,12 @@ static std::string unsupportedReproducer(const gen::KernelSpec &spec, const Arch
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "// Unsupported on " << target.name << ", found by `ktflow fuzz --max-tiles "
-     << fuzzMaxTiles << (fuzzMath ? " --math" : "") << " --seed " << seed << " --count 1 --arch " << target.name << "`"
+     << fuzzMaxTiles << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << " --seed " << seed << " --count 1 --arch " << target.name << "`"
      << (fuzzNoReduce ? "" : ", reduced") << ".\n"
      << "// Reason: " << first.reason << "\n"
      << "// It stops with: " << reduced.detail << "\n"
      << "// Reproduce: ktflow run " << file << " --arch " << target.name << " --seed " << seed
-     << "\n";
+     << launchArgText(spec) << "\n";
   gen::printKernel(spec, os);
   return text;
 }
@@ -283,12 +299,12 @@ static std::string regressionTest(const gen::KernelSpec &spec, const ArchTarget 
   std::string test;
   llvm::raw_string_ostream os(test);
   os << "// Regression found by `ktflow fuzz --max-tiles " << fuzzMaxTiles
-     << (fuzzMath ? " --math" : "") << " --seed " << seed
+     << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << " --seed " << seed
      << " --count 1 --arch "
      << target.name << "`, reduced.\n"
      << "// It failed with: " << outcome.detail << "\n"
      << "// RUN: ktflow run %s --arch " << target.name << " --seed " << seed
-     << " | FileCheck %s\n"
+     << launchArgText(spec) << " | FileCheck %s\n"
      << "// CHECK: comparison:\n"
      << "// CHECK-NOT: MISMATCH\n"
      << "// CHECK: simulated cycles\n";
@@ -333,6 +349,7 @@ static int runFuzz() {
     gen::RandomKernelOptions generatorOptions;
     generatorOptions.maxTiles = fuzzMaxTiles;
     generatorOptions.math = fuzzMath;
+    generatorOptions.loops = fuzzLoops;
     gen::KernelSpec spec = gen::randomKernel(seed, generatorOptions);
     std::string text = gen::printKernel(spec);
     programs.push_back(
@@ -376,7 +393,7 @@ static int runFuzz() {
                        "cannot load '" + own.name + "' in a worker's context"};
       } else {
         outcomes[k] = runOne(w == 0 ? context : *worker.context, program.text,
-                             program.bufferName, own, program.seed);
+                             program.bufferName, own, program.seed, program.spec.launchArgs());
       }
       progress.finished();
     });
@@ -410,11 +427,13 @@ static int runFuzz() {
         std::string stem =
             "unsupported-" + target.name + "-" + std::to_string(++target.reproducers);
         gen::KernelSpec reduced = reduce(spec, [&](const gen::KernelSpec &candidate) {
-          Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed);
+          Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed,
+                                 candidate.launchArgs());
           return again.verdict == Verdict::Unsupported && again.reason == outcome.reason;
         });
         Outcome reducedOutcome =
-            runOne(context, gen::printKernel(reduced), bufferName, target, seed);
+            runOne(context, gen::printKernel(reduced), bufferName, target, seed,
+                   reduced.launchArgs());
         std::string path;
         if (!fuzzNoReduce && !writeFile(fuzzOut, stem + "-original.mlir", text, path))
           continue;
@@ -441,7 +460,8 @@ static int runFuzz() {
       if (fuzzNoReduce || fuzzRegressions.empty())
         continue;
       gen::KernelSpec reduced = reduce(spec, [&](const gen::KernelSpec &candidate) {
-        Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed);
+        Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed,
+                                 candidate.launchArgs());
         return again.verdict == Verdict::Fail && again.reason == outcome.reason;
       });
       if (writeFile(fuzzRegressions,

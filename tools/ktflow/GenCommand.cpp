@@ -44,10 +44,14 @@ static cl::opt<bool> genMath("math",
                              cl::desc("Let a random kernel use the math ops too (sqrt, rsqrt, "
                                       "log, tanh, erf, pow, fma, cmpf + select)"),
                              cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
+static cl::opt<bool> genLoops("loops",
+                              cl::desc("Let a random kernel take launch values and grow loops "
+                                       "(inner accumulating or nested loops, clamped bounds)"),
+                              cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
-                       "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, fill"),
+                       "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, colsum, rowloop, fill"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"),
@@ -145,6 +149,7 @@ static int runGen() {
     RandomKernelOptions options;
     options.maxTiles = genMaxTiles;
     options.math = genMath;
+    options.loops = genLoops;
     if (genCount > 1)
       return runRandomSeeds(options);
     spec = randomKernel(genSeed, options);

@@ -15,7 +15,20 @@ namespace ktflow::gen {
 
 /// Fill (a scalar broadcast to the whole tensor and stored: a write-only
 /// stream, for calibrating the simulator) is not part of the suite.
-enum class BenchKind { Add, Mul, Fma, Relu, BcastRow, BcastCol, BcastScalar, RowSum, RowMax, Fill };
+/// ColSum: column sums accumulated over blocks of rows (iter_args) on
+/// column blocks; RowLoop: `y = x + w` over a cyclic row loop with an inner
+/// loop over column blocks, its extents launch values.
+enum class BenchKind {
+  Add, Mul, Fma, Relu, BcastRow, BcastCol, BcastScalar, RowSum, RowMax, ColSum, RowLoop, Fill
+};
+
+/// Rows of the colsum kind's tensor (its reduced dimension), whatever the
+/// size: the suite grows its columns instead, since a reduced dimension
+/// stays whole in a tile.
+constexpr int64_t kColSumRows = 256;
+/// Blocks the inner loops of colsum (rows) and rowloop (columns) move.
+constexpr int64_t kColSumBlock = 16;
+constexpr int64_t kRowLoopBlock = 256;
 
 /// Every kind of the suite, in the order the suite lists them.
 llvm::ArrayRef<BenchKind> allBenchKinds();

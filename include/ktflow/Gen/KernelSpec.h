@@ -47,6 +47,10 @@ enum class Distribution {
   Blocks2D,
   /// `scf.for %r = lin to R step T` (no iter_args): one row per iteration.
   RowLoop,
+  /// Tile `lin` loops over the rows of its chunk, one per iteration:
+  /// `scf.for %r = lin*tr to min(lin*tr + tr, R) step 1` (a clamped bound:
+  /// the last tiles run fewer iterations, or none).
+  ClampedRowLoop,
 };
 llvm::StringRef distributionName(Distribution d);
 
@@ -138,6 +142,15 @@ struct KernelSpec {
   unsigned reduceDim = 1;
   /// RowLoop: load row and scalar operands once, before the loop.
   bool hoistInvariantLoads = true;
+  /// The kernel takes its extents as launch-value arguments `%n_rows` and
+  /// `%n_cols` (index), which bound its loops; every run binds them
+  /// (launchArgs()).
+  bool launchValues = false;
+  /// > 0: an inner scf.for walks the tile in blocks of this many elements —
+  /// along the reduced dimension, carrying the reductions as iter_args and
+  /// storing them after the loop (an accumulation), or, without
+  /// reductions, along the columns inside a row loop (nested loops).
+  int64_t innerBlock = 0;
   std::vector<Buffer> buffers;
   std::vector<Node> nodes;
   std::vector<Output> outputs;
@@ -146,6 +159,14 @@ struct KernelSpec {
   /// The per-tile tile shape implied by the distribution (tr, tc).
   int64_t tileRows() const;
   int64_t tileCols() const;
+  /// ClampedRowLoop: the rows of one tile's chunk, ceil(R/T).
+  int64_t chunkRows() const;
+  /// The dimension an inner loop walks (innerBlock > 0): the reduced one,
+  /// else the columns.
+  unsigned walkedDim() const;
+  /// `NAME=VALUE` of every launch value the kernel takes (`--arg` of
+  /// compile, interp and run).
+  std::vector<std::string> launchArgs() const;
   /// Returns an explanation when the spec breaks an invariant the printer
   /// relies on (operand order, buffer roles, distribution vs. reductions).
   std::optional<std::string> validate() const;

@@ -25,6 +25,12 @@ struct RandomKernelOptions {
   /// cmpf + select). Off by default, so a seed names the same kernel as
   /// before they existed (the tests and regressions keyed on seeds).
   bool math = false;
+  /// Also draw the loop forms: launch-value extents bounding the loops, an
+  /// inner accumulating loop (reductions carried as iter_args), a column-
+  /// block loop nested in a row loop, a row loop with a clamped bound. Off
+  /// by default for the same reason as `math`; drawn from a stream of their
+  /// own, so the rest of a seed's kernel is the one it names without them.
+  bool loops = false;
 };
 
 /// Inputs are assumed to be of magnitude at most this (the interpreter's

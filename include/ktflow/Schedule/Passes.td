@@ -38,6 +38,29 @@ def Specialize : Pass<"ktsched-specialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FoldGridConditions : Pass<"ktsched-fold-conditions", "::mlir::ModuleOp"> {
+  let summary = "Replace each scf.if that every grid tile takes alike by its taken branch";
+  let description = [{
+    A condition that is a constant, or an arith.cmpi of indices affine in
+    the grid ids (`%pid < %n` once `n` is bound), is evaluated on every grid
+    tile; when all agree the taken branch replaces the scf.if. Others stay
+    for the input check to diagnose.
+  }];
+}
+
+def AbsorbLoops : Pass<"ktsched-absorb-loops", "::mlir::ModuleOp"> {
+  let summary = "Rewrite loops whose iterations move adjacent blocks into one wider block";
+  let description = [{
+    An accumulating scf.for (iter_args combined with a reduction over the
+    dimension its blocks advance along) becomes one reduction over the whole
+    span, initialised with the carried value's init; a loop without
+    iter_args nested in another loop becomes one wider block. The rewritten
+    access tiles carry `ktsched.absorbed_loop = {dim, trips, carried}`.
+    Other loops are left for the input check to diagnose.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect"];
+}
+
 def CheckInput : Pass<"ktsched-check-input", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR outside the scheduler's coverage";
   let description = [{

@@ -17,6 +17,18 @@ inline constexpr unsigned kOriginDims = 4;
 /// index/integer casts. Fails on anything else (what ktsched-specialize
 /// could not fold: min, max, select of values that differ between tiles).
 mlir::FailureOr<mlir::AffineExpr> traceAffineIndex(mlir::Value value, mlir::Value loopIv);
+/// The same over (g0, g1, g2, iv0, iv1, ...): `loopIvs[k]` is dimension 3 + k.
+/// A loop bound over (g0, g1, g2): one affine expression, or several whose
+/// minimum (an upper bound clamped with arith.minsi/minui) or maximum (a
+/// lower bound raised with maxsi/maxui) it is. The group's `loop` keeps
+/// them as the results of its `lb`/`ub` maps.
+mlir::FailureOr<llvm::SmallVector<mlir::AffineExpr>> traceLoopBound(mlir::Value value,
+                                                                     bool upper);
+/// The value of a loop-bound map at grid coordinates `coords`: the minimum
+/// of its results for an upper bound, the maximum for a lower one.
+int64_t evalLoopBound(mlir::AffineMap map, llvm::ArrayRef<int64_t> coords, bool upper);
+mlir::FailureOr<mlir::AffineExpr> traceAffineIndexOver(mlir::Value value,
+                                                   llvm::ArrayRef<mlir::Value> loopIvs);
 
 /// Bytes of one element of `type` (ktir.md §2.2).
 ElementSize elementSize(mlir::Type type);

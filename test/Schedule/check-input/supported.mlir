@@ -8,6 +8,13 @@
 // RUN: ktflow-opt %S/../Inputs/relu_rows.mlir -ktsched-check-input | FileCheck %s --check-prefix=RELU
 // RUN: ktflow-opt %S/../Inputs/odd_rows_loop.mlir -ktsched-check-input | FileCheck %s --check-prefix=LOOP
 // RUN: ktflow-opt %S/../Inputs/reduce_f32.mlir -ktsched-check-input | FileCheck %s --check-prefix=REDUCE
+// An epilogue of element-wise ops with constants after a reduction (a
+// scale and a cast) passes; its negative twin is @epilogue_of_two_reductions
+// in unsupported.mlir.
+// RUN: ktflow-opt %S/../../Run/Inputs/row_mean_epilogue.mlir -ktsched-check-input | FileCheck %s --check-prefix=EPILOGUE
+// EPILOGUE: linalg.reduce
+// EPILOGUE: arith.mulf
+// EPILOGUE: arith.truncf
 // RELU: func.func @relu_rows
 // RELU: arith.maximumf
 // LOOP: func.func @odd_rows_loop

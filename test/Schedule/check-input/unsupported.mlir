@@ -10,9 +10,41 @@ func.func @iter_args(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %z = arith.constant dense<0.0> : tensor<4xf16>
-  // expected-error @+1 {{'scf.for' with iter_args not supported: loop-carried values are missing}}
+  // expected-error @+1 {{'scf.for' with iter_args not supported: a carried value is scheduled only as an accumulation}}
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<4xf16>) {
     scf.yield %acc : tensor<4xf16>
+  }
+  return
+}
+
+// -----
+
+// An upper bound may be clamped by minsi of affine bounds; a clamp by a
+// product of grid ids is not affine.
+func.func @clamp_by_square() attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %t = ktdp.get_compute_tile_id : index
+  %end = arith.addi %t, %c16 : index
+  %sq = arith.muli %t, %t : index
+  %ub = arith.minsi %end, %sq : index
+  // expected-error @+1 {{'scf.for' bounds must be affine in the grid coordinates (an upper bound may be clamped by minsi/minui, a lower one raised by maxsi/maxui) ('arith.muli' does not fold to an affine expression}}
+  scf.for %r = %c0 to %ub step %c1 {
+  }
+  return
+}
+
+// -----
+
+func.func @nested() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    // expected-error @+1 {{nested 'scf.for' not supported: the schedule has one loop level}}
+    scf.for %j = %c0 to %c8 step %c1 {
+    }
   }
   return
 }
@@ -87,6 +119,20 @@ func.func @reused_reduction() {
   %e = tensor.empty() : tensor<4x8xf16>
   // expected-error @+1 {{use of a 'linalg.reduce' result by 'linalg.broadcast' not supported: computing on reduced values needs a second pass}}
   %w = linalg.broadcast ins(%s : tensor<4xf16>) outs(%e : tensor<4x8xf16>) dimensions = [1]
+  return
+}
+
+// -----
+
+// An epilogue on reduced values takes constants only: a value that differs
+// per result (another reduction) is computing on reduced values.
+func.func @epilogue_of_two_reductions() {
+  %x = arith.constant dense<1.0> : tensor<4x8xf16>
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<4x8xf16>) outs(%z : tensor<4xf16>) dimensions = [1]
+  %m = linalg.reduce { arith.maximumf } ins(%x : tensor<4x8xf16>) outs(%z : tensor<4xf16>) dimensions = [1]
+  // expected-error @+1 {{use of a 'linalg.reduce' result by 'arith.subf' not supported: computing on reduced values needs a second pass (an epilogue of element-wise ops with constants is lowered)}}
+  %d = arith.subf %s, %m : tensor<4xf16>
   return
 }
 
