@@ -138,6 +138,23 @@ static bool isIdentity(StringRef combiner, double value) {
   return std::isinf(value) && value > 0;
 }
 
+/// Where `tile` starts, as an affine map over the grid ids and the
+/// enclosing loops' variables (dimension `ivDim` the innermost's).
+static FailureOr<AffineMap> tileAnchor(ktdp::ConstructAccessTileOp tile, ArrayRef<Value> ivs,
+                                       unsigned ivDim) {
+  SmallVector<AffineExpr> operands;
+  for (Value index : tile.getIndices()) {
+    FailureOr<AffineExpr> e = traceAffineIndexOver(index, ivs);
+    if (failed(e))
+      return failure();
+    operands.push_back(*e);
+  }
+  AffineMap baseMap = tile.getBaseMap();
+  unsigned nDims = baseMap.getNumDims();
+  return baseMap.replaceDimsAndSymbols(ArrayRef(operands).take_front(nDims),
+                                       ArrayRef(operands).drop_front(nDims), ivDim + 1, 0);
+}
+
 /// Per access tile of the body: how far it advances along each tile
 /// dimension per iteration. The loop is absorbable along `dim` when every
 /// tile advances by its extent along `dim` and nowhere else.
@@ -148,20 +165,12 @@ static std::optional<int64_t> advancingDim(scf::ForOp loop, int64_t step) {
   std::optional<int64_t> dim;
   bool ok = true;
   loop.getBody()->walk([&](ktdp::ConstructAccessTileOp tile) {
-    SmallVector<AffineExpr> operands;
-    for (Value index : tile.getIndices()) {
-      FailureOr<AffineExpr> e = traceAffineIndexOver(index, ivs);
-      if (failed(e)) {
-        ok = false;
-        return;
-      }
-      operands.push_back(*e);
+    FailureOr<AffineMap> traced = tileAnchor(tile, ivs, ivDim);
+    if (failed(traced)) {
+      ok = false;
+      return;
     }
-    AffineMap baseMap = tile.getBaseMap();
-    unsigned nDims = baseMap.getNumDims();
-    AffineMap anchor = baseMap.replaceDimsAndSymbols(ArrayRef(operands).take_front(nDims),
-                                                     ArrayRef(operands).drop_front(nDims),
-                                                     ivDim + 1, 0);
+    AffineMap anchor = *traced;
     ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
     if (!box.isBounded() || (int64_t)box.getExtents().size() != anchor.getNumResults()) {
       ok = false;
@@ -227,20 +236,12 @@ static bool unionInsideViews(scf::ForOp loop, int64_t dim, int64_t trips) {
       inside = false;
       return;
     }
-    SmallVector<AffineExpr> operands;
-    for (Value index : tile.getIndices()) {
-      FailureOr<AffineExpr> e = traceAffineIndexOver(index, ivs);
-      if (failed(e)) {
-        inside = false;
-        return;
-      }
-      operands.push_back(*e);
+    FailureOr<AffineMap> traced = tileAnchor(tile, ivs, ivDim);
+    if (failed(traced)) {
+      inside = false;
+      return;
     }
-    AffineMap baseMap = tile.getBaseMap();
-    unsigned nDims = baseMap.getNumDims();
-    AffineMap anchor = baseMap.replaceDimsAndSymbols(ArrayRef(operands).take_front(nDims),
-                                                     ArrayRef(operands).drop_front(nDims),
-                                                     ivDim + 1, 0);
+    AffineMap anchor = *traced;
     AffineExpr start = anchor.getResult(dim).replace(
         getAffineDimExpr(ivDim, loop.getContext()), *lb);
     AffineMap at = AffineMap::get(ivDim + 1, 0, start);

@@ -60,32 +60,6 @@ namespace {
 
 constexpr unsigned kIvDim = kOriginDims - 1;
 
-/// The coefficient of dimension `dim` in `expr` when `expr` is linear in it;
-/// none when it appears under a floordiv, ceildiv, mod or non-constant
-/// product.
-std::optional<int64_t> coefficientOf(AffineExpr expr, unsigned dim) {
-  if (!expr.isFunctionOfDim(dim))
-    return 0;
-  if (auto d = dyn_cast<AffineDimExpr>(expr))
-    return d.getPosition() == dim ? 1 : 0;
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return std::nullopt;
-  std::optional<int64_t> lhs = coefficientOf(binary.getLHS(), dim);
-  std::optional<int64_t> rhs = coefficientOf(binary.getRHS(), dim);
-  if (!lhs || !rhs)
-    return std::nullopt;
-  if (expr.getKind() == AffineExprKind::Add)
-    return *lhs + *rhs;
-  if (expr.getKind() == AffineExprKind::Mul) {
-    if (auto c = dyn_cast<AffineConstantExpr>(binary.getRHS()))
-      return *lhs * c.getValue();
-    if (auto c = dyn_cast<AffineConstantExpr>(binary.getLHS()))
-      return *rhs * c.getValue();
-  }
-  return std::nullopt;
-}
-
 /// The constant `expr` is with every dimension set to zero.
 int64_t atZero(AffineExpr expr) {
   AffineMap map = AffineMap::get(kOriginDims, 0, expr);
@@ -220,7 +194,7 @@ std::optional<GroupBlocks::Numbering> GroupBlocks::loopNumbering(int64_t &alongD
         for (unsigned g = 0; g < kIvDim; ++g)
           if (expr.isFunctionOfDim(g))
             return std::nullopt;
-        std::optional<int64_t> coef = coefficientOf(expr, kIvDim);
+        std::optional<int64_t> coef = linearCoefficient(expr, kIvDim);
         if (!coef)
           return std::nullopt;
         if (*coef == 0)
@@ -265,7 +239,7 @@ std::optional<GroupBlocks::Numbering> GroupBlocks::gridNumbering(int64_t &alongD
         SmallVector<int64_t> coefs;
         bool moves = false;
         for (unsigned g = 0; g < kIvDim; ++g) {
-          std::optional<int64_t> coef = coefficientOf(expr, g);
+          std::optional<int64_t> coef = linearCoefficient(expr, g);
           if (!coef)
             return std::nullopt;
           coefs.push_back(*coef);

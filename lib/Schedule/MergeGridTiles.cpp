@@ -52,35 +52,6 @@ using namespace ktflow;
 using namespace ktflow::arch;
 using namespace ktflow::ktsched;
 
-/// The coefficient of dimension `dim` in `expr` when `expr` is linear in it
-/// (the dimension appears in no floordiv, ceildiv or mod and is multiplied
-/// by constants only); none otherwise.
-static std::optional<int64_t> linearCoefficient(AffineExpr expr, unsigned dim) {
-  if (!expr.isFunctionOfDim(dim))
-    return 0;
-  if (auto d = dyn_cast<AffineDimExpr>(expr))
-    return d.getPosition() == dim ? 1 : 0;
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return std::nullopt;
-  std::optional<int64_t> lhs = linearCoefficient(binary.getLHS(), dim);
-  std::optional<int64_t> rhs = linearCoefficient(binary.getRHS(), dim);
-  if (!lhs || !rhs)
-    return std::nullopt;
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return *lhs + *rhs;
-  case AffineExprKind::Mul:
-    if (auto c = dyn_cast<AffineConstantExpr>(binary.getRHS()))
-      return *lhs * c.getValue();
-    if (auto c = dyn_cast<AffineConstantExpr>(binary.getLHS()))
-      return *rhs * c.getValue();
-    return std::nullopt;
-  default:
-    return std::nullopt;
-  }
-}
-
 namespace {
 /// One transfer of a stage: the dictionary of its `transfers` entry.
 struct TransferRef {

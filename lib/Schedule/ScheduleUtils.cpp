@@ -314,3 +314,29 @@ int64_t ktflow::ktsched::granuleElements(GroupOp group, Bytes granule) {
       unit = std::lcm(unit, elements(type.getValue()));
   return unit;
 }
+
+std::optional<int64_t> ktflow::ktsched::linearCoefficient(AffineExpr expr, unsigned dim) {
+  if (!expr.isFunctionOfDim(dim))
+    return 0;
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return d.getPosition() == dim ? 1 : 0;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  std::optional<int64_t> lhs = linearCoefficient(binary.getLHS(), dim);
+  std::optional<int64_t> rhs = linearCoefficient(binary.getRHS(), dim);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return *lhs + *rhs;
+  case AffineExprKind::Mul:
+    if (auto c = dyn_cast<AffineConstantExpr>(binary.getRHS()))
+      return *lhs * c.getValue();
+    if (auto c = dyn_cast<AffineConstantExpr>(binary.getLHS()))
+      return *rhs * c.getValue();
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}

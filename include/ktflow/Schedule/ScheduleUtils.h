@@ -90,6 +90,11 @@ int64_t granuleElements(GroupOp group, Bytes granule);
 /// `lanes` when the group has no buffers or the bytes do not divide.
 int64_t vectorStep(GroupOp group, int64_t lanes);
 
+/// The coefficient of dimension `dim` in `expr` when `expr` is linear in it
+/// (the dimension appears in no floordiv, ceildiv or mod and is multiplied
+/// by constants only); none otherwise.
+std::optional<int64_t> linearCoefficient(mlir::AffineExpr expr, unsigned dim);
+
 } // namespace ktflow::ktsched
 
 #endif // KTFLOW_SCHEDULE_SCHEDULEUTILS_H
