@@ -24,6 +24,31 @@ FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndex(Value value, Value loopI
   return traceAffineIndexOver(value, ArrayRef<Value>(loopIv));
 }
 
+FailureOr<AffineExpr> ktflow::ktsched::combineAffineOperands(Operation *def, AffineExpr lhs,
+                                                             AffineExpr rhs) {
+  auto rhsConst = dyn_cast<AffineConstantExpr>(rhs);
+  if (isa<arith::AddIOp>(def))
+    return lhs + rhs;
+  if (isa<arith::SubIOp>(def))
+    return lhs - rhs;
+  if (isa<arith::MulIOp>(def)) {
+    if (rhsConst || isa<AffineConstantExpr>(lhs))
+      return lhs * rhs;
+    return failure();
+  }
+  if (rhsConst && rhsConst.getValue() > 0) {
+    // Grid coordinates, loop variables and launch values are non-negative,
+    // so truncating and flooring division agree on what they index.
+    if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(def))
+      return lhs.floorDiv(rhsConst.getValue());
+    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
+      return lhs.ceilDiv(rhsConst.getValue());
+    if (isa<arith::RemUIOp, arith::RemSIOp>(def))
+      return lhs % rhsConst.getValue();
+  }
+  return failure();
+}
+
 FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndexOver(Value value, ArrayRef<Value> loopIvs) {
   MLIRContext *ctx = value.getContext();
   for (auto [k, iv] : llvm::enumerate(loopIvs))
@@ -49,27 +74,7 @@ FailureOr<AffineExpr> ktflow::ktsched::traceAffineIndexOver(Value value, ArrayRe
   FailureOr<AffineExpr> rhs = traceAffineIndexOver(def->getOperand(1), loopIvs);
   if (failed(lhs) || failed(rhs))
     return failure();
-  auto rhsConst = dyn_cast<AffineConstantExpr>(*rhs);
-  if (isa<arith::AddIOp>(def))
-    return *lhs + *rhs;
-  if (isa<arith::SubIOp>(def))
-    return *lhs - *rhs;
-  if (isa<arith::MulIOp>(def)) {
-    if (rhsConst || isa<AffineConstantExpr>(*lhs))
-      return *lhs * *rhs;
-    return failure();
-  }
-  if (rhsConst && rhsConst.getValue() > 0) {
-    // Grid coordinates and loop variables are non-negative, so truncating
-    // and flooring division agree on what they index.
-    if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(def))
-      return lhs->floorDiv(rhsConst.getValue());
-    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
-      return lhs->ceilDiv(rhsConst.getValue());
-    if (isa<arith::RemUIOp, arith::RemSIOp>(def))
-      return *lhs % rhsConst.getValue();
-  }
-  return failure();
+  return combineAffineOperands(def, *lhs, *rhs);
 }
 
 FailureOr<SmallVector<AffineExpr>> ktflow::ktsched::traceLoopBound(Value value, bool upper) {

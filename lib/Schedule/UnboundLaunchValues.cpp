@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/LaunchValues.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
 
 #include "ktflow/KTDP/KTDPOps.h"
 #include "ktflow/KTDP/KTDPTypes.h"
@@ -55,24 +56,7 @@ FailureOr<AffineExpr> traceBound(Value value, const llvm::DenseMap<Value, unsign
   FailureOr<AffineExpr> rhs = traceBound(def->getOperand(1), symbols, iv);
   if (failed(lhs) || failed(rhs))
     return failure();
-  auto rhsConst = dyn_cast<AffineConstantExpr>(*rhs);
-  if (isa<arith::AddIOp>(def))
-    return *lhs + *rhs;
-  if (isa<arith::SubIOp>(def))
-    return *lhs - *rhs;
-  if (isa<arith::MulIOp>(def) && (rhsConst || isa<AffineConstantExpr>(*lhs)))
-    return *lhs * *rhs;
-  // Launch values, grid coordinates and what they count are non-negative,
-  // so truncating and flooring division agree.
-  if (rhsConst && rhsConst.getValue() > 0) {
-    if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(def))
-      return lhs->floorDiv(rhsConst.getValue());
-    if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
-      return lhs->ceilDiv(rhsConst.getValue());
-    if (isa<arith::RemUIOp, arith::RemSIOp>(def))
-      return *lhs % rhsConst.getValue();
-  }
-  return failure();
+  return combineAffineOperands(def, *lhs, *rhs);
 }
 
 int64_t evaluate(AffineExpr e, ArrayRef<int64_t> dims, int64_t symbol) {

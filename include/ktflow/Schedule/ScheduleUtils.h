@@ -90,6 +90,12 @@ int64_t granuleElements(GroupOp group, Bytes granule);
 /// `lanes` when the group has no buffers or the bytes do not divide.
 int64_t vectorStep(GroupOp group, int64_t lanes);
 
+/// `def` (an arith add, sub, mul by a constant, div/ceildiv/rem by a
+/// positive constant) applied to its traced operands `lhs` and `rhs`;
+/// failure for anything else (a product of two non-constants).
+mlir::FailureOr<mlir::AffineExpr> combineAffineOperands(mlir::Operation *def, mlir::AffineExpr lhs,
+                                                        mlir::AffineExpr rhs);
+
 /// The coefficient of dimension `dim` in `expr` when `expr` is linear in it
 /// (the dimension appears in no floordiv, ceildiv or mod and is multiplied
 /// by constants only); none otherwise.
