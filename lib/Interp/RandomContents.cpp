@@ -31,8 +31,18 @@ double RandomContents::normal() { // Box-Muller; each pair of uniforms gives two
   if (u1 < 1e-300)
     u1 = 1e-300;
   double r = std::sqrt(-2.0 * std::log(u1));
-  spare = r * std::sin(6.283185307179586 * u2);
-  return r * std::cos(6.283185307179586 * u2);
+  double angle = 6.283185307179586 * u2, s, c;
+#if defined(__GLIBC__)
+  // One call for both: glibc's sincos shares sin's and cos's code and
+  // gives their bits exactly (checked on 5e7 angles), at about half the
+  // cost, and random contents dominate the interpretation of large inputs.
+  sincos(angle, &s, &c);
+#else
+  s = std::sin(angle);
+  c = std::cos(angle);
+#endif
+  spare = r * s;
+  return r * c;
 }
 
 void RandomContents::fill(ElemKind kind, int64_t elements, uint8_t *out) {
