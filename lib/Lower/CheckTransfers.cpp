@@ -125,8 +125,8 @@ LogicalResult GroupLowering::checkReductionStores() {
     if (!group->hasAttr("granule_blocks"))
       diag.attachNote() << "the rows were not re-divided into blocks of whole granules per "
                            "grid tile: that needs every transfer along them to cover the same "
-                           "rows, all stored, moving with one block index of the grid or of a "
-                           "cyclic loop";
+                           "rows, all stored, moving with one block index of the grid or of a cyclic "
+                           "or chunked loop (contiguous chunks of rows per tile)";
     return diag;
   };
   for (auto [i, t] : llvm::enumerate(stores))

@@ -17,11 +17,14 @@
 //
 // Two forms are re-divided, both in the initial pipeline's form (before
 // flattening, which then sees dense blocks of rows):
-//  * a cyclic loop `for iv = lb(g) to ub step S` whose lower bounds are
-//    S consecutive values, one per grid tile, whose transfers move along
-//    one iteration dimension R as `space[R] * iv + c` and depend on the grid
-//    only through iv: the loop is dropped and tile g takes the iterations
-//    [lb(g) * B, lb(g) * B + B) of a block of B iterations (reductions
+//  * a row loop whose transfers move along one iteration dimension R as
+//    `space[R] * iv + c` and depend on the grid only through iv: cyclic,
+//    `for iv = lb(g) to ub step S` with lower bounds S consecutive values,
+//    one per grid tile, or chunked, `for iv = lb(g) to min(lb(g) + C, n)
+//    step 1` with lb(g) = C L(g) + c0 (contiguous chunks, the Triton/
+//    Inductor form of rows dealt out in blocks): the loop is dropped and
+//    the tile numbered i (lb(g) - c0, or L(g)) takes the iterations
+//    [c0 + i B, c0 + i B + B) of a block of B iterations (reductions
 //    too: the rows are never reduced across iterations);
 //  * grid row blocks of an element-wise group: transfers along R at
 //    `space[R] * L(g) + c`, L a numbering of the grid tiles along the grid
@@ -130,54 +133,80 @@ bool GroupBlocks::collect() {
   return wellFormed && !movers.empty();
 }
 
-/// A cyclic loop: lower bounds lb(g) are `step` consecutive values, one per
-/// grid tile; the upper bound is the same for every tile.
+/// A cyclic loop (lower bounds lb(g) are `step` consecutive values, one per
+/// grid tile; the upper bound is the same for every tile) or a chunked one
+/// (step 1, tile g runs a contiguous chunk of C iterations from lb(g), its
+/// end clamped to a common bound).
 std::optional<GroupBlocks::Numbering> GroupBlocks::loopNumbering(int64_t &alongDim) {
   DictionaryAttr loop = group.getLoopAttr();
   // Only a plain loop: anything it carries from one iteration to the next
   // (a value or buffer the schedule records beside lb, ub and step) ties
   // the iterations together, and re-dividing them would change the result.
+  // Inner loops absorbed into the group's reduction (`absorbed_loops`)
+  // accumulate within one iteration, never across.
   if (loop.size() != 3)
     return std::nullopt;
   for (NamedAttribute attr : group->getAttrs())
     if (!llvm::is_contained({StringRef("sym_name"), StringRef("space"),
                              StringRef("reduce_dims"), StringRef("element_type"),
-                             StringRef("loop")},
+                             StringRef("loop"), StringRef("absorbed_loops")},
                             attr.getName().getValue()))
       return std::nullopt;
   auto lb = loop.getAs<AffineMapAttr>("lb"), ub = loop.getAs<AffineMapAttr>("ub");
   auto step = loop.getAs<IntegerAttr>("step");
   if (!lb || !ub || !step || step.getInt() <= 0 || lb.getValue().getNumResults() != 1 ||
-      ub.getValue().getNumResults() != 1 || lb.getValue().getNumDims() > kOriginDims ||
-      ub.getValue().getNumDims() > kOriginDims || lb.getValue().isFunctionOfDim(kIvDim) ||
+      ub.getValue().getNumResults() < 1 || lb.getValue().getNumDims() > kOriginDims ||
+      ub.getValue().getNumDims() > kOriginDims || lb.getValue().getNumSymbols() != 0 ||
+      ub.getValue().getNumSymbols() != 0 || lb.getValue().isFunctionOfDim(kIvDim) ||
       ub.getValue().isFunctionOfDim(kIvDim))
     return std::nullopt;
-  AffineExpr upper = ub.getValue().getResult(0);
-  if (!isa<AffineConstantExpr>(simplifyAffineExpr(upper, ub.getValue().getNumDims(), 0)))
-    return std::nullopt;
-  int64_t ubValue = cast<AffineConstantExpr>(
-                        simplifyAffineExpr(upper, ub.getValue().getNumDims(), 0))
-                        .getValue();
   ArrayRef<int64_t> grid = kernel.getGrid();
   int64_t tiles = grid[0] * grid[1] * grid[2];
-  if (tiles != step.getInt())
-    return std::nullopt;
-  SmallVector<int64_t> lows;
-  AffineMap lbMap = lb.getValue();
+  // Each tile's bounds: lb(g) and the least of ub's results (a clamped
+  // bound `min(lb + C, n)` is a map of two results).
+  AffineMap lbMap = lb.getValue(), ubMap = ub.getValue();
+  SmallVector<std::pair<int64_t, int64_t>> bounds; // (lb, ub) per tile, sorted by lb
   for (int64_t c = 0; c < tiles; ++c) {
     SmallVector<int64_t> at = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
-    at.resize(lbMap.getNumDims(), 0);
-    lows.push_back(lbMap.compose(at)[0]);
+    SmallVector<int64_t> lbAt(at), ubAt(at);
+    lbAt.resize(lbMap.getNumDims(), 0);
+    ubAt.resize(ubMap.getNumDims(), 0);
+    SmallVector<int64_t> ubs = ubMap.compose(ubAt);
+    bounds.push_back({lbMap.compose(lbAt)[0], *llvm::min_element(ubs)});
   }
-  llvm::sort(lows);
-  for (size_t i = 1; i < lows.size(); ++i)
-    if (lows[i] != lows[0] + (int64_t)i)
-      return std::nullopt;
+  llvm::sort(bounds);
   Numbering n;
-  n.offset = lows[0];
+  n.offset = bounds.front().first;
   n.blocks = tiles;
-  n.index = lbMap.getResult(0) - n.offset;
-  n.total = std::max<int64_t>(0, ubValue - n.offset);
+  if (step.getInt() == tiles) {
+    // Cyclic: the lower bounds are `tiles` consecutive values and the upper
+    // bound is one constant.
+    for (size_t i = 0; i < bounds.size(); ++i)
+      if (bounds[i].first != n.offset + (int64_t)i || bounds[i].second != bounds[0].second)
+        return std::nullopt;
+    n.index = lbMap.getResult(0) - n.offset;
+    n.total = std::max<int64_t>(0, bounds[0].second - n.offset);
+  } else if (step.getInt() == 1) {
+    // Chunked: tile i of the sorted order runs [offset + C i, min(offset +
+    // C (i + 1), N)), contiguous chunks of C iterations, the last clamped
+    // to the end N (tiles past N run none).
+    int64_t chunk = tiles > 1 ? bounds[1].first - bounds[0].first
+                              : bounds[0].second - bounds[0].first;
+    if (chunk <= 0)
+      return std::nullopt;
+    int64_t end = n.offset;
+    for (auto [lo, hi] : bounds)
+      end = std::max(end, hi);
+    for (auto [i, b] : llvm::enumerate(bounds)) {
+      int64_t lo = n.offset + chunk * (int64_t)i;
+      if (b.first != lo || std::max(b.second, lo) != std::max(std::min(lo + chunk, end), lo))
+        return std::nullopt;
+    }
+    n.index = (lbMap.getResult(0) - n.offset).floorDiv(chunk);
+    n.total = end - n.offset;
+  } else {
+    return std::nullopt;
+  }
   // The dimension the loop moves the transfers along.
   alongDim = -1;
   ArrayRef<int64_t> space = group.getSpace();

@@ -20,6 +20,13 @@
 // CYCLIC128-NOT: loop =
 // CYCLIC112-NOT: loop =
 //
+// Chunked row sums (tile t of 3 takes rows [96 t, min(96 t + 96, 200))):
+// the loop is dropped the same way, the block index being t.
+// RUN: ktflow-opt %S/../../Run/Inputs/chunked_row_sums_200x64.mlir -ktsched-specialize=args=arg2=200 %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=CHUNKED
+// CHUNKED: affine_map<(d0, d1, d2, d3) -> (d0 * 128)>
+// CHUNKED: granule_blocks = #ktsched.decision<{block = 128 : i64, dim = 0 : i64, loop_iterations = 200 : i64}, "heuristic">
+// CHUNKED-NOT: loop =
+//
 // Grid row blocks of an element-wise group: two tiles of 50 rows of 11 f16
 // (1100 bytes) become blocks of 64 rows (1408 bytes: whole granules of 64,
 // 128 and 32 bytes), which flattening then turns into runs of 704.
@@ -29,11 +36,13 @@
 //
 // Negative twins, left alone: rows that are whole granules already
 // (example 06: cyclic rows of 128 f16); two stores that cover different
-// rows of their views (re-dividing would move them apart); a reduction
+// rows of their views (re-dividing would move them apart); chunks of rows
+// with gaps between them (blocks would store rows the kernel leaves); a reduction
 // over grid row blocks (ktsched-merge-tiles coarsens those: example 04).
 // RUN: ktflow-opt %examples/ktir/06_row_loop_cyclic.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=KEEP
 // RUN: ktflow-opt %S/../../Run/Inputs/blocks_shifted_store.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=KEEP
 // RUN: ktflow-opt %examples/ktir/04_row_sum_and_max.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=KEEP
+// RUN: ktflow-opt %S/../../Run/Inputs/chunked_row_sums_gaps.mlir -ktsched-specialize=args=arg2=200 %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=KEEP
 // KEEP-NOT: granule_blocks
 // KEEP: ktsched.group @g0
 // KEEP-NOT: granule_blocks
