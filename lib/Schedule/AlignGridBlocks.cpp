@@ -39,6 +39,13 @@
 // `loop_iterations`, over all grid tiles, when a loop was dropped); like
 // `flatten` it is taken before the split and is not part of a plan.
 //
+// A loop whose rows are whole granules already is still dropped when each
+// tile's iterations are contiguous (chunked, or cyclic on one tile): the
+// block is the tile's own chunk, so the division stays the kernel's, and
+// tile selection then sizes the tiles over it rather than one tile (one
+// DMA descriptor each way) per iteration. That is `loop_blocks`, of the
+// same form.
+//
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Passes.h"
@@ -95,13 +102,17 @@ private:
     /// How many steps of `space[R]` rows the kernel covers over all grid
     /// tiles: the loop's iterations, or the number of grid blocks.
     int64_t total = 0;
+    /// A loop whose iterations on each tile are contiguous (chunked, or
+    /// cyclic on one tile): how many there are per tile; 0 otherwise.
+    int64_t chunk = 0;
   };
 
   bool collect();
   std::optional<Numbering> loopNumbering(int64_t &along);
   std::optional<Numbering> gridNumbering(int64_t &along);
   bool consistent(int64_t along, bool fromLoop, const Numbering &numbering);
-  void rewrite(int64_t along, int64_t block, const Numbering &numbering, bool fromLoop);
+  void rewrite(int64_t along, int64_t block, const Numbering &numbering, bool fromLoop,
+               StringRef decision);
 
   KernelOp kernel;
   GroupOp group;
@@ -186,6 +197,8 @@ std::optional<GroupBlocks::Numbering> GroupBlocks::loopNumbering(int64_t &alongD
         return std::nullopt;
     n.index = lbMap.getResult(0) - n.offset;
     n.total = std::max<int64_t>(0, bounds[0].second - n.offset);
+    if (tiles == 1)
+      n.chunk = n.total;
   } else if (step.getInt() == 1) {
     // Chunked: tile i of the sorted order runs [offset + C i, min(offset +
     // C (i + 1), N)), contiguous chunks of C iterations, the last clamped
@@ -204,6 +217,7 @@ std::optional<GroupBlocks::Numbering> GroupBlocks::loopNumbering(int64_t &alongD
     }
     n.index = (lbMap.getResult(0) - n.offset).floorDiv(chunk);
     n.total = end - n.offset;
+    n.chunk = chunk;
   } else {
     return std::nullopt;
   }
@@ -400,7 +414,7 @@ bool GroupBlocks::consistent(int64_t alongDim, bool fromLoop, const Numbering &n
 }
 
 void GroupBlocks::rewrite(int64_t alongDim, int64_t block, const Numbering &numbering,
-                          bool fromLoop) {
+                          bool fromLoop, StringRef decision) {
   Builder b(ctx);
   ArrayRef<int64_t> space = group.getSpace();
   int64_t perIndex = space[alongDim];
@@ -445,7 +459,7 @@ void GroupBlocks::rewrite(int64_t alongDim, int64_t block, const Numbering &numb
       b.getNamedAttr("block", b.getI64IntegerAttr(block))};
   if (fromLoop)
     record.push_back(b.getNamedAttr("loop_iterations", b.getI64IntegerAttr(numbering.total)));
-  group->setAttr("granule_blocks", decide(b.getDictionaryAttr(record), kHeuristic));
+  group->setAttr(decision, decide(b.getDictionaryAttr(record), kHeuristic));
   SmallVector<int64_t> newSpace(space);
   newSpace[alongDim] = block;
   group.setSpaceAttr(b.getDenseI64ArrayAttr(newSpace));
@@ -471,18 +485,28 @@ void GroupBlocks::run() {
   }
   if (!numbering)
     return;
-  if (!consistent(alongDim, fromLoop, *numbering) || !needed)
+  if (!consistent(alongDim, fromLoop, *numbering))
     return;
+  int64_t perIndex = group.getSpace()[alongDim];
+  if (!needed) {
+    // Whole granules already. A loop whose iterations on each tile are
+    // contiguous rows still becomes one block of them per tile, the tile's
+    // own chunk (the division is the kernel's): tile selection then sizes
+    // the tiles, where one tile per iteration would pay a DMA descriptor
+    // per row (rowloop on one core).
+    if (fromLoop && numbering->chunk > 1)
+      rewrite(alongDim, numbering->chunk * perIndex, *numbering, fromLoop, "loop_blocks");
+    return;
+  }
   // Per block: an even share of the stored indices of R, in whole granules
   // of every dense store, in whole iterations of the loop.
-  int64_t perIndex = group.getSpace()[alongDim];
   int64_t unit = fromLoop ? std::lcm(granuleUnit, perIndex) : granuleUnit;
   int64_t block = llvm::alignTo(ceilDiv(storedExtent, numbering->blocks), unit);
   if (block >= storedExtent)
     block = fromLoop ? llvm::alignTo(storedExtent, perIndex) : storedExtent;
   if (block <= 0 || (!fromLoop && block == perIndex))
     return;
-  rewrite(alongDim, block, *numbering, fromLoop);
+  rewrite(alongDim, block, *numbering, fromLoop, "granule_blocks");
 }
 
 struct AlignGridBlocksPass : ktflow::ktsched::impl::AlignGridBlocksBase<AlignGridBlocksPass> {

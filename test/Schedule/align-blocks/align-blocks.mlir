@@ -27,6 +27,14 @@
 // CHUNKED: granule_blocks = #ktsched.decision<{block = 128 : i64, dim = 0 : i64, loop_iterations = 200 : i64}, "heuristic">
 // CHUNKED-NOT: loop =
 //
+// A row loop on one tile whose rows are whole granules already: its
+// contiguous iterations still become one block of rows (`loop_blocks`),
+// the tile's own 200, for tile selection to size.
+// RUN: ktflow-opt %S/../../Run/Inputs/row_loop_one_tile.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=ONETILE
+// ONETILE: loop_blocks = #ktsched.decision<{block = 200 : i64, dim = 0 : i64, loop_iterations = 200 : i64}, "heuristic">
+// ONETILE-SAME: space = array<i64: 200, 64>
+// ONETILE-NOT: loop =
+//
 // Grid row blocks of an element-wise group: two tiles of 50 rows of 11 f16
 // (1100 bytes) become blocks of 64 rows (1408 bytes: whole granules of 64,
 // 128 and 32 bytes), which flattening then turns into runs of 704.
@@ -34,8 +42,9 @@
 // GRID: affine_map<(d0, d1, d2, d3) -> (d0 * 64, 0)>
 // GRID: granule_blocks = #ktsched.decision<{block = 64 : i64, dim = 0 : i64}, "heuristic">, reduce_dims = array<i64>, space = array<i64: 64, 11>
 //
-// Negative twins, left alone: rows that are whole granules already
-// (example 06: cyclic rows of 128 f16); two stores that cover different
+// Negative twins, left alone: rows that are whole granules already on a
+// loop dealt out over several tiles (example 06: cyclic rows of 128 f16 on
+// four tiles, each tile's rows 4 apart); two stores that cover different
 // rows of their views (re-dividing would move them apart); chunks of rows
 // with gaps between them (blocks would store rows the kernel leaves); a reduction
 // over grid row blocks (ktsched-merge-tiles coarsens those: example 04).
@@ -43,6 +52,6 @@
 // RUN: ktflow-opt %S/../../Run/Inputs/blocks_shifted_store.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=KEEP
 // RUN: ktflow-opt %examples/ktir/04_row_sum_and_max.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=KEEP
 // RUN: ktflow-opt %S/../../Run/Inputs/chunked_row_sums_gaps.mlir -ktsched-specialize=args=arg2=200 %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=KEEP
-// KEEP-NOT: granule_blocks
+// KEEP-NOT: {{granule_blocks|loop_blocks}}
 // KEEP: ktsched.group @g0
-// KEEP-NOT: granule_blocks
+// KEEP-NOT: {{granule_blocks|loop_blocks}}
