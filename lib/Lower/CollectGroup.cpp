@@ -250,9 +250,11 @@ LogicalResult GroupLowering::collect() {
     if (failed(nest))
       return failure();
     reduction = std::move(*nest);
+    // A held column operand is set once per row, not read every vector.
     SmallVector<bool> splat;
     for (const ComputeInput &in : computeInputs)
-      splat.push_back(in.splat.has_value());
+      splat.push_back(in.splat.has_value() ||
+                      (in.loadIndex >= 0 && isColumnLoad(loads[in.loadIndex])));
     reduction->setSplatArguments(splat);
   }
 
@@ -558,8 +560,6 @@ LogicalResult GroupLowering::markHoistedLoads() {
     // A hoisted copy serves every tile of the instance, so its region must
     // be the same for all of them; a plan can claim otherwise.
     auto varies = [&] {
-      if (isColumnLoad(t))
-        return true;
       for (const std::vector<Tile> &list : tiles)
         for (const Tile &tile : list) {
           if (tileElementOffset(t, tile) != tileElementOffset(t, list.front()))
@@ -591,7 +591,11 @@ FailureOr<int64_t> GroupLowering::leadOfLoads(int64_t inputDepth) {
 
 bool GroupLowering::isColumnLoad(const Transfer &t) const {
   int64_t rowDim = (int64_t)space.size() - 2;
-  return !reduction && rowDim >= 0 && !t.dims.empty() &&
+  // A reduction holds column operands in blocks of the rows it visits
+  // together: those of a row or a column fold (ReductionNest::HeldRows).
+  if (reduction && reduction->reducedDim() < rowDim)
+    return false;
+  return rowDim >= 0 && !t.dims.empty() &&
          llvm::all_of(t.dims, [&](int64_t d) { return d == rowDim; });
 }
 

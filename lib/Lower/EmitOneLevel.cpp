@@ -173,10 +173,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
 
   // Column operands (see isColumnLoad): their rows go in segments of blocks.
   const int64_t rowDim = (int64_t)space.size() - 2;
-  FailureOr<SmallVector<size_t>> columnLoadsOr = columnLoadIndices();
-  if (failed(columnLoadsOr))
-    return failure();
-  SmallVector<size_t> columnLoads = std::move(*columnLoadsOr);
+    SmallVector<size_t> columnLoads = columnLoadIndices();
   auto openSegment = [&](ktunit::ProgramBuilder &b, const Tile &tile, const RowSegment &seg) {
     for (int64_t d = 0; d < rowDim; ++d)
       b.loop(tile.extent[d]);
@@ -283,40 +280,71 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           ld.push(nearest(computeUnit), piece, vectorBytes);
         }
       };
-      if (reduction) {
-        reduction->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos) {
-          for (const Transfer &t : loads) {
-            bool broadcast;
-            push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+      // A block of `rows` column values of each column operand, from the
+      // block's place `blockAddress(t)` in its slot: the whole vector (in
+      // its pieces) the block starts in, and (where a core's block crosses
+      // into it) the next; other cores read their first vector again
+      // rather than past their data.
+      auto pushHeldColumns = [&](llvm::function_ref<dc::Address(const Transfer &)> blockAddress,
+                                 int64_t rows) {
+        for (size_t c : columnLoads) {
+          const Transfer &t = loads[c];
+          SmallVector<ColumnPhase> phases = phasesOf(c, tile);
+          std::vector<int64_t> first, next;
+          for (const ColumnPhase &p : phases) {
+            first.push_back(p.vectorOffset.count());
+            next.push_back((p.vectorOffset + (spansTwoVectors(p.lane, rows)
+                                                  ? toBytes(Elements(vectorWidth), t.esize)
+                                                  : Bytes(0)))
+                               .count());
           }
-        });
+          dc::Address address = blockAddress(t);
+          ldTable.addTo(address, first);
+          push(t, address, piecesOf(t));
+          if (needsNextVector(phases, rows)) {
+            dc::Address second = blockAddress(t);
+            ldTable.addTo(second, next);
+            push(t, second, piecesOf(t));
+          }
+        }
+      };
+      // Every block of rows a tile's column operands are read in must lie
+      // inside their slots, on every core.
+      for (size_t c : columnLoads)
+        for (const RowSegment &seg : rowSegments(tile))
+          for (const ColumnPhase &p : phasesOf(c, tile))
+            if (failed(checkColumnReadFits(loads[c], p, spansTwoVectors(p.lane, seg.rows), seg)))
+              return failure();
+      if (reduction) {
+        ReductionNest::HeldRows held;
+        auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
+          pushHeldColumns(
+              [&](const Transfer &t) {
+                bool broadcast;
+                return positionAddress(t, slotAddress(t, j, k), pos, broadcast);
+              },
+              rows);
+          return success();
+        };
+        held.block = block;
+        if (failed(reduction->emitInputOrder(
+                ld, tile.extent,
+                [&](const SpacePosition &pos) {
+                  for (auto [i, t] : llvm::enumerate(loads)) {
+                    if (llvm::is_contained(columnLoads, i))
+                      continue;
+                    bool broadcast;
+                    push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+                  }
+                },
+                columnLoads.empty() ? nullptr : &held)))
+          return failure();
       } else if (!columnLoads.empty()) {
         for (const RowSegment &seg : rowSegments(tile)) {
           openSegment(ld, tile, seg);
-          for (size_t c : columnLoads) {
-            const Transfer &t = loads[c];
-            // The vector a block starts in, and (where a core's block
-            // crosses into it) the next; other cores read their first
-            // vector again rather than past their data.
-            SmallVector<ColumnPhase> phases = phasesOf(c, tile);
-            std::vector<int64_t> first, next;
-            for (const ColumnPhase &p : phases) {
-              first.push_back(p.vectorOffset.count());
-              next.push_back((p.vectorOffset +
-                              (spansTwoVectors(p.lane, seg.rows) ? vectorBytes : Bytes(0)))
-                                 .count());
-              if (failed(checkColumnReadFits(t, p, spansTwoVectors(p.lane, seg.rows), seg)))
-                return failure();
-            }
-            dc::Address address = segmentAddress(t, slotAddress(t, j, k), seg);
-            ldTable.addTo(address, first);
-            push(t, address);
-            if (needsNextVector(phases, seg.rows)) {
-              dc::Address second = segmentAddress(t, slotAddress(t, j, k), seg);
-              ldTable.addTo(second, next);
-              push(t, second);
-            }
-          }
+          pushHeldColumns(
+              [&](const Transfer &t) { return segmentAddress(t, slotAddress(t, j, k), seg); },
+              seg.rows);
           ld.loop(seg.rows);
           ld.loop(vectorsPerRow(tile));
           for (auto [i, t] : llvm::enumerate(loads))
@@ -363,11 +391,40 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
             vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
         }
       };
+      // A block of `rows` column values of each column operand, held: the
+      // vector they start in (and the next), `ext` moving them down to
+      // lane 0 (the lane per core from the table).
+      auto receiveHeldColumns = [&](int64_t rows) {
+        for (size_t c : columnLoads) {
+          const Transfer &t = loads[c];
+          gatherPieces(vec, heldColumn[c], t, piecesOf(t), receive);
+          SmallVector<ColumnPhase> phases = phasesOf(c, tile);
+          bool next = needsNextVector(phases, rows);
+          if (next)
+            gatherPieces(vec, *nextColumn, t, piecesOf(t), receive);
+          if (llvm::all_of(phases, [](const ColumnPhase &p) { return p.lane == 0; }))
+            continue;
+          std::vector<int64_t> lanes;
+          for (const ColumnPhase &p : phases)
+            lanes.push_back(p.lane);
+          std::optional<uint32_t> column = vecTable.columnFor(lanes);
+          vec.ext(heldColumn[c], heldColumn[c], next ? *nextColumn : heldColumn[c],
+                  lanes.front(), column);
+        }
+      };
       if (reduction) {
         auto read = [&](const SpacePosition &) -> LogicalResult {
           receiveInputs();
           return success();
         };
+        ReductionNest::HeldRows held;
+        auto block = [&](const SpacePosition &, int64_t rows) -> LogicalResult {
+          receiveHeldColumns(rows);
+          return success();
+        };
+        auto row = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
+        held.block = block;
+        held.row = row;
         auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
           return emitBody(vec, reg, [](unsigned, ktunit::Reg) {}, &fixed);
         };
@@ -379,26 +436,13 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                                                   vec.send(nearest(stUnit), piece);
                                                 },
                                                 resultPieces(stores[i], pos, tile.extent));
-                                          })))
+                                          },
+                                          columnLoads.empty() ? nullptr : &held)))
           return failure();
       } else if (!columnLoads.empty()) {
         for (const RowSegment &seg : rowSegments(tile)) {
           openSegment(vec, tile, seg);
-          for (size_t c : columnLoads) {
-            vec.recv(heldColumn[c], elemType, Elements(vectorWidth), nearest(ldUnit));
-            SmallVector<ColumnPhase> phases = phasesOf(c, tile);
-            bool next = needsNextVector(phases, seg.rows);
-            if (next)
-              vec.recv(*nextColumn, elemType, Elements(vectorWidth), nearest(ldUnit));
-            if (llvm::all_of(phases, [](const ColumnPhase &p) { return p.lane == 0; }))
-              continue;
-            std::vector<int64_t> lanes;
-            for (const ColumnPhase &p : phases)
-              lanes.push_back(p.lane);
-            std::optional<uint32_t> column = vecTable.columnFor(lanes);
-            vec.ext(heldColumn[c], heldColumn[c], next ? *nextColumn : heldColumn[c],
-                    lanes.front(), column);
-          }
+          receiveHeldColumns(seg.rows);
           vec.loop(seg.rows);
           broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
           vec.loop(vectorsPerRow(tile));

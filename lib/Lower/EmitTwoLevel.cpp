@@ -218,10 +218,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
     // down to lane 0 with `ext`, held, broadcast per row and slid. This
     // program serves one core, so its lane is a constant.
     const int64_t rowDim = (int64_t)space.size() - 2;
-    FailureOr<SmallVector<size_t>> columnLoadsOr = columnLoadIndices();
-    if (failed(columnLoadsOr))
-      return failure();
-    SmallVector<size_t> columnLoads = std::move(*columnLoadsOr);
+    SmallVector<size_t> columnLoads = columnLoadIndices();
     SmallVector<ktunit::Reg> heldColumn(loads.size(), 0);
     std::optional<ktunit::Reg> nextColumn;
     for (size_t i : columnLoads) {
@@ -260,7 +257,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
     auto loadInputs = [&](llvm::function_ref<dc::Address(const Transfer &, bool &)> addressOf) {
       for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
         const ComputeInput &in = computeInputs[i];
-        if (in.splat)
+        if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
           continue;
         const Transfer &t = innerLoads[in.loadIndex];
         bool broadcast;
@@ -280,6 +277,43 @@ LogicalResult GroupLowering::emitTwoLevel() {
       const Tile &tile = list[k];
       vec.acquire(innerInputs[c], Side::consumer);
       vec.acquire(innerOutputs[c], Side::producer);
+      // A block of `rows` column values of each column operand, from the
+      // block's place `blockAddress(t)` in its slot: the whole vector (in
+      // its pieces) they start in, and the next where the block crosses
+      // into it, moved down to lane 0 and held.
+      auto loadHeldColumns = [&](llvm::function_ref<dc::Address(const Transfer &)> blockAddress,
+                                 int64_t rows) {
+        for (size_t i : columnLoads) {
+          const Transfer &t = innerLoads[i];
+          ColumnPhase phase = columnPhase(loads[i], c, tile);
+          bool next = spansTwoVectors(phase.lane, rows);
+          dc::Address address = blockAddress(t);
+          address.offset = address.offset + phase.vectorOffset;
+          auto fetchFrom = [&](dc::Address from) {
+            return [&, from](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
+              dc::Address piece = from;
+              piece.offset = piece.offset + vectorBytes * p;
+              checkAligned(t, piece);
+              vec.vload(r, type, count, piece);
+            };
+          };
+          gatherPieces(vec, heldColumn[i], t, piecesOf(t), fetchFrom(address));
+          if (next) {
+            address.offset = address.offset + toBytes(Elements(vectorWidth), t.esize);
+            gatherPieces(vec, *nextColumn, t, piecesOf(t), fetchFrom(address));
+          }
+          if (phase.lane != 0)
+            vec.ext(heldColumn[i], heldColumn[i], next ? *nextColumn : heldColumn[i],
+                    phase.lane);
+        }
+      };
+      for (size_t i : columnLoads)
+        for (const RowSegment &seg : rowSegments(tile)) {
+          ColumnPhase phase = columnPhase(loads[i], c, tile);
+          if (failed(checkColumnReadFits(innerLoads[i], phase,
+                                         spansTwoVectors(phase.lane, seg.rows), seg)))
+            return failure();
+        }
       if (reduction) {
         auto read = [&](const SpacePosition &pos) -> LogicalResult {
           loadInputs([&](const Transfer &t, bool &broadcast) {
@@ -304,7 +338,21 @@ LogicalResult GroupLowering::emitTwoLevel() {
               },
               resultPieces(t, pos, tile.extent));
         };
-        if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write)))
+        ReductionNest::HeldRows held;
+        auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
+          loadHeldColumns(
+              [&](const Transfer &t) {
+                bool broadcast;
+                return positionAddress(t, innerSlot(t, k), pos, broadcast);
+              },
+              rows);
+          return success();
+        };
+        auto row = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
+        held.block = block;
+        held.row = row;
+        if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write,
+                                          columnLoads.empty() ? nullptr : &held)))
           return failure();
         vec.release(innerInputs[c], Side::consumer);
         vec.release(innerOutputs[c], Side::producer);
@@ -315,45 +363,27 @@ LogicalResult GroupLowering::emitTwoLevel() {
           for (int64_t d = 0; d < rowDim; ++d)
             vec.loop(tile.extent[d]);
           vec.loop(seg.blocks);
-          for (size_t i : columnLoads) {
-            const Transfer &t = innerLoads[i];
-            ColumnPhase phase = columnPhase(loads[i], c, tile);
-            bool next = spansTwoVectors(phase.lane, seg.rows);
-            dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
-            address.offset = address.offset + phase.vectorOffset;
-            if (failed(checkColumnReadFits(t, phase, next, seg)))
-              return failure();
-            checkAligned(t, address);
-            vec.vload(heldColumn[i], elemType, Elements(vectorWidth), address);
-            if (next) {
-              address.offset = address.offset + vectorBytes;
-              vec.vload(*nextColumn, elemType, Elements(vectorWidth), address);
-            }
-            if (phase.lane != 0)
-              vec.ext(heldColumn[i], heldColumn[i], next ? *nextColumn : heldColumn[i],
-                      phase.lane);
-          }
+          loadHeldColumns(
+              [&](const Transfer &t) { return segmentAddress(t, innerSlot(t, k), seg); },
+              seg.rows);
           vec.loop(seg.rows);
           broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn);
           vec.loop(vectorsPerRow(tile));
-          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-            const ComputeInput &in = computeInputs[i];
-            if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
-              continue;
-            const Transfer &t = innerLoads[in.loadIndex];
-            dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
-            checkAligned(t, address);
-            vec.vload(reg[arg], elemType, Elements(vectorWidth), address);
-            if (!llvm::is_contained(t.dims, (int64_t)space.size() - 1))
-              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
-          }
+          loadInputs([&](const Transfer &t, bool &broadcast) {
+            broadcast = lacksVectorDim(t);
+            return segmentAddress(t, innerSlot(t, k), seg);
+          });
           bool storeBroadcast = false;
           if (failed(emitBody(vec, reg, [&](unsigned i, ktunit::Reg r) {
                 const Transfer &t = innerStores[i];
                 dc::Address address = segmentAddress(t, innerSlot(t, k), seg);
-                checkAligned(t, address);
-                vec.vstore(address, r);
-                storeBroadcast |= !llvm::is_contained(t.dims, (int64_t)space.size() - 1);
+                storeBroadcast |= lacksVectorDim(t);
+                scatterPieces(vec, r, t, [&](ktunit::Reg piece, int64_t p) {
+                  dc::Address at = address;
+                  at.offset = at.offset + vectorBytes * p;
+                  checkAligned(t, at);
+                  vec.vstore(at, piece);
+                });
               })))
             return failure();
           if (storeBroadcast)

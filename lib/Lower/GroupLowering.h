@@ -354,7 +354,7 @@ private:
   /// (and the next vector when `spansNext`) must lie inside its slot.
   LogicalResult checkColumnReadFits(const Transfer &t, const ColumnPhase &phase, bool spansNext,
                                     const RowSegment &seg) const {
-    Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+    Bytes vectorBytes = toBytes(Elements(vectorWidth), t.esize);
     Bytes end = phase.vectorOffset + vectorBytes * (spansNext ? 2 : 1) +
                 toBytes(Elements(seg.rowOffset + (seg.blocks - 1) * vectorWidth), t.esize);
     if (end > t.bytes)
@@ -415,27 +415,16 @@ private:
       return nullptr;
     return model.node(*dmaNode).accessTo(globalMemories.front());
   }
-  /// Indices of the column operands among the loads (see isColumnLoad),
-  /// checked against checkColumnTypes().
-  FailureOr<SmallVector<size_t>> columnLoadIndices() const {
+  /// Indices of the column operands among the loads (see isColumnLoad). A
+  /// column operand of a wider type than the group's narrowest moves, is
+  /// held and is shifted as whole vectors of its own type (several pieces
+  /// per vector, joined with `concat`), like any wider load.
+  SmallVector<size_t> columnLoadIndices() const {
     SmallVector<size_t> columnLoads;
     for (auto [i, t] : llvm::enumerate(loads))
       if (isColumnLoad(t))
         columnLoads.push_back(i);
-    if (!columnLoads.empty() && failed(checkColumnTypes()))
-      return failure();
     return columnLoads;
-  }
-  /// Column operands are pushed, shifted (`ext`) and slid in the group's
-  /// one register type: a group of several buffer element types (a step of
-  /// a wider type is several accesses) is diagnosed.
-  LogicalResult checkColumnTypes() const {
-    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
-      if (t.regType != elemType)
-        return t.tensor.emitError("a column operand in a group of '")
-               << dc::elemTypeName(elemType) << "' and " << t.tensor.getElementType()
-               << " buffers: column operands beside element type conversions are not lowered";
-    return success();
   }
   /// Whether the transfer lacks the vector dimension (its element is
   /// broadcast across the lanes: one access per step, whatever its type).

@@ -27,6 +27,15 @@
 // with no cross-lane step at all; a partial last vector's padding lanes are
 // results nobody stores.
 //
+// A column operand (one value per row, broadcast across it) is never read
+// an element per row: that would be a load-unit push or a vector access at
+// every element's address, which the access rules rarely allow. The caller
+// holds a block of `vectorWidth` rows' values in a register (HeldRows), and
+// the nests visit the rows in such blocks: a row reduction's groups of rows
+// are those blocks already; a column reduction's fold over the rows peels
+// its first row from the first block, then runs whole blocks and a partial
+// last one.
+//
 // Loops of one iteration are not emitted; positions are tracked as
 // constants plus loop-index terms, so the caller turns them into addresses
 // with its buffers' pitches (and the load and store units visit vectors in
@@ -274,7 +283,8 @@ int64_t ReductionNest::resultElements(ArrayRef<int64_t> extent) const {
 
 LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<int64_t> extent,
                                          llvm::DenseMap<Value, ktunit::Reg> &reg, Block &body,
-                                         ReadFn read, BodyFn emitBody, WriteFn write) {
+                                         ReadFn read, BodyFn emitBody, WriteFn write,
+                                         const HeldRows *held) {
   depth = 0;
   SpacePosition pos(rank);
   int64_t last = rank - 1;
@@ -305,10 +315,10 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
   // combined lane-wise. `foldDim` is the dimension folded, `step` the
   // elements per vector along it; the last vector has `partial` valid
   // lanes (a row fold only; 0 when it is whole).
-  auto fold = [&](int64_t foldDim, int64_t count, int64_t step,
-                  int64_t partial = 0) -> LogicalResult {
-    // First vector: redirect each reduction's operand into its accumulator
-    // (the first reduction of a value; later ones copy it).
+  // The first vector of a fold: each reduction's operand is redirected
+  // into its accumulator (the first reduction of a value; later ones copy
+  // it).
+  auto readFirst = [&]() -> LogicalResult {
     llvm::DenseMap<Value, ktunit::Reg> fixed;
     SmallVector<std::pair<BlockArgument, ktunit::Reg>> saved;
     SmallVector<std::pair<ktunit::Reg, ktunit::Reg>> copies;
@@ -330,7 +340,6 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
       }
       fixed[v] = out.accumulator;
     }
-    pos.constant[foldDim] = 0;
     LogicalResult ok = read(pos);
     if (succeeded(ok))
       ok = emitBody(fixed);
@@ -340,6 +349,21 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
       return failure();
     for (auto [to, from] : copies)
       vec.unary(dc::Opcode::Mov, to, from);
+    return success();
+  };
+  // A further vector of a fold, combined lane-wise into the accumulators.
+  auto readNext = [&]() -> LogicalResult {
+    if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, ktunit::Reg>())))
+      return failure();
+    for (ReducedOutput &out : reduced)
+      vec.binary(out.combineOp, out.accumulator, out.accumulator, reg[out.operand]);
+    return success();
+  };
+  auto fold = [&](int64_t foldDim, int64_t count, int64_t step,
+                  int64_t partial = 0) -> LogicalResult {
+    pos.constant[foldDim] = 0;
+    if (failed(readFirst()))
+      return failure();
     if (count == 1 && partial > 0)
       for (ReducedOutput &out : reduced)
         masked(out, out.accumulator, out.accumulator, partial);
@@ -348,10 +372,8 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
     if (whole > 0) {
       pos.constant[foldDim] = step;
       bool opened = open(vec, whole, foldDim, step, pos);
-      if (failed(read(pos)) || failed(emitBody(llvm::DenseMap<Value, ktunit::Reg>())))
+      if (failed(readNext()))
         return failure();
-      for (ReducedOutput &out : reduced)
-        vec.binary(out.combineOp, out.accumulator, out.accumulator, reg[out.operand]);
       close(vec, opened, foldDim, pos);
     }
     if (count > 1 && partial > 0) {
@@ -393,7 +415,11 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
     };
     if (groups > 0) {
       bool groupLoop = open(vec, groups, rowDim, vectorWidth, pos);
+      if (held && failed(held->block(pos, vectorWidth)))
+        return failure();
       bool rowLoop = open(vec, vectorWidth, rowDim, 1, pos);
+      if (held)
+        held->row();
       if (failed(fold(last, vectors, vectorWidth, partial)))
         return failure();
       finishRow();
@@ -404,7 +430,11 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
     if (rest > 0) {
       if (rowDim >= 0)
         pos.constant[rowDim] += groups * vectorWidth;
+      if (held && failed(held->block(pos, rest)))
+        return failure();
       bool rowLoop = open(vec, rest, rowDim, 1, pos);
+      if (held)
+        held->row();
       if (failed(fold(last, vectors, vectorWidth, partial)))
         return failure();
       finishRow();
@@ -423,8 +453,17 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
     // A partial last vector's padding lanes are results nobody stores.
     bool vectorLoop = open(vec, (extent[last] + vectorWidth - 1) / vectorWidth, last,
                            vectorWidth, pos);
-    if (failed(fold(reduceDim, extent[reduceDim], 1)))
+    if (held) {
+      // The reduced rows in blocks, each row's column values broadcast
+      // before it is read.
+      if (failed(walkHeldRows(vec, extent[reduceDim], reduceDim, pos, *held, [&](bool first) {
+            held->row();
+            return first ? readFirst() : readNext();
+          })))
+        return failure();
+    } else if (failed(fold(reduceDim, extent[reduceDim], 1))) {
       return failure();
+    }
     for (auto [i, out] : llvm::enumerate(reduced)) {
       if (out.init)
         vec.binary(out.combineOp, out.accumulator, out.accumulator, out.initRegister);
@@ -437,8 +476,47 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
   return success();
 }
 
-void ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> extent,
-                                   VisitFn visit) {
+LogicalResult ReductionNest::walkHeldRows(ktunit::ProgramBuilder &b, int64_t rows, int64_t dim,
+                                          SpacePosition &pos, const HeldRows &held,
+                                          llvm::function_ref<LogicalResult(bool first)> each) {
+  int64_t firstBlock = std::min(rows, vectorWidth);
+  pos.constant[dim] = 0;
+  if (failed(held.block(pos, firstBlock)) || failed(each(true)))
+    return failure();
+  if (firstBlock > 1) {
+    pos.constant[dim] = 1;
+    bool opened = open(b, firstBlock - 1, dim, 1, pos);
+    if (failed(each(false)))
+      return failure();
+    close(b, opened, dim, pos);
+  }
+  int64_t after = rows - firstBlock, blocks = after / vectorWidth, rest = after % vectorWidth;
+  if (blocks > 0) {
+    pos.constant[dim] = vectorWidth;
+    bool blockLoop = open(b, blocks, dim, vectorWidth, pos);
+    if (failed(held.block(pos, vectorWidth)))
+      return failure();
+    bool rowLoop = open(b, vectorWidth, dim, 1, pos);
+    if (failed(each(false)))
+      return failure();
+    close(b, rowLoop, dim, pos);
+    close(b, blockLoop, dim, pos);
+  }
+  if (rest > 0) {
+    pos.constant[dim] = vectorWidth * (1 + blocks);
+    if (failed(held.block(pos, rest)))
+      return failure();
+    bool rowLoop = open(b, rest, dim, 1, pos);
+    if (failed(each(false)))
+      return failure();
+    close(b, rowLoop, dim, pos);
+  }
+  pos.constant[dim] = 0;
+  return success();
+}
+
+LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> extent,
+                                            VisitFn visit, const HeldRows *held) {
   depth = 0;
   SpacePosition pos(rank);
   int64_t last = rank - 1;
@@ -448,17 +526,59 @@ void ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> 
     if (!inner)
       loops.push_back({open(b, extent[d], d, 1, pos), d});
   }
+  int64_t vectors = (extent[last] + vectorWidth - 1) / vectorWidth;
+  auto closeAll = [&]() {
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+      close(b, it->first, it->second, pos);
+  };
+  if (held && rowReduction && rowDim >= 0) {
+    // The rows in the groups of emitCompute, each group's held values first.
+    int64_t rows = extent[rowDim], groups = rows / vectorWidth, rest = rows % vectorWidth;
+    auto rowsOf = [&](int64_t count) {
+      bool rowLoop = open(b, count, rowDim, 1, pos);
+      bool vectorLoop = open(b, vectors, last, vectorWidth, pos);
+      visit(pos);
+      close(b, vectorLoop, last, pos);
+      close(b, rowLoop, rowDim, pos);
+    };
+    if (groups > 0) {
+      bool groupLoop = open(b, groups, rowDim, vectorWidth, pos);
+      if (failed(held->block(pos, vectorWidth)))
+        return failure();
+      rowsOf(vectorWidth);
+      close(b, groupLoop, rowDim, pos);
+    }
+    if (rest > 0) {
+      pos.constant[rowDim] = groups * vectorWidth;
+      if (failed(held->block(pos, rest)))
+        return failure();
+      rowsOf(rest);
+      pos.constant[rowDim] = 0;
+    }
+    closeAll();
+    return success();
+  }
+  if (held && !rowReduction) {
+    loops.push_back({open(b, vectors, last, vectorWidth, pos), last});
+    if (failed(walkHeldRows(b, extent[reduceDim], reduceDim, pos, *held, [&](bool) {
+          visit(pos);
+          return success();
+        })))
+      return failure();
+    closeAll();
+    return success();
+  }
   if (rowReduction) {
     if (rowDim >= 0)
       loops.push_back({open(b, extent[rowDim], rowDim, 1, pos), rowDim});
-    loops.push_back({open(b, (extent[last] + vectorWidth - 1) / vectorWidth, last, vectorWidth, pos), last});
+    loops.push_back({open(b, vectors, last, vectorWidth, pos), last});
   } else {
-    loops.push_back({open(b, (extent[last] + vectorWidth - 1) / vectorWidth, last, vectorWidth, pos), last});
+    loops.push_back({open(b, vectors, last, vectorWidth, pos), last});
     loops.push_back({open(b, extent[reduceDim], reduceDim, 1, pos), reduceDim});
   }
   visit(pos);
-  for (auto it = loops.rbegin(); it != loops.rend(); ++it)
-    close(b, it->first, it->second, pos);
+  closeAll();
+  return success();
 }
 
 void ReductionNest::emitOutputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> extent,

@@ -72,9 +72,22 @@ public:
   /// Whether `value` is computed from a reduction's result.
   static bool followsReduction(mlir::Value value);
 
-  /// Marks the body arguments set once per program (splat scalars) rather
-  /// than read for every vector.
+  /// Marks the body arguments not read for every vector: splat scalars
+  /// (set once per program) and held column operands (set once per row by
+  /// HeldRows::row).
   void setSplatArguments(llvm::ArrayRef<bool> splat) { splatArgs.assign(splat.begin(), splat.end()); }
+
+  /// Column operands (one value per row) held in a register a block of
+  /// rows at a time: the caller fetches a block's values once and
+  /// broadcasts one per row. The nests then visit the rows of the row
+  /// dimension (a row reduction's) or of the reduced one (a column
+  /// reduction's) in blocks of `vectorWidth` rows, the last one partial.
+  struct HeldRows {
+    /// At the start of a block of `rows` rows, at `pos` (its first row).
+    llvm::function_ref<mlir::LogicalResult(const SpacePosition &, int64_t rows)> block;
+    /// At the start of every row of a block (compute side only).
+    llvm::function_ref<void()> row;
+  };
 
   /// Takes virtual registers for accumulators, row collectors, scratch and
   /// inits, and emits the constants a program needs once.
@@ -94,9 +107,11 @@ public:
   mlir::LogicalResult emitCompute(ktunit::ProgramBuilder &vec, llvm::ArrayRef<int64_t> extent,
                                   llvm::DenseMap<mlir::Value, ktunit::Reg> &reg,
                                   mlir::Block &body, ReadFn read, BodyFn emitBody,
-                                  WriteFn write);
-  /// Visits the input vectors in the order emitCompute consumes them.
-  void emitInputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
+                                  WriteFn write, const HeldRows *held = nullptr);
+  /// Visits the input vectors in the order emitCompute consumes them (with
+  /// the same `held` blocks: only their `block` is called).
+  mlir::LogicalResult emitInputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent,
+                                     VisitFn visit, const HeldRows *held = nullptr);
   /// Visits the result vectors (one per output each) in the order
   /// emitCompute produces them.
   void emitOutputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
@@ -121,6 +136,13 @@ private:
   bool open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
             SpacePosition &pos);
   void close(ktunit::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos);
+  /// The rows 0..rows-1 of dimension `dim` in blocks of `vectorWidth` (the
+  /// last one partial), `held.block` before each block and `each(first)`
+  /// for each row; the first row is its own step (`first` true), as a
+  /// fold's first vector is.
+  mlir::LogicalResult walkHeldRows(ktunit::ProgramBuilder &b, int64_t rows, int64_t dim,
+                                   SpacePosition &pos, const HeldRows &held,
+                                   llvm::function_ref<mlir::LogicalResult(bool first)> each);
 
   bool readEveryVector(mlir::BlockArgument arg) const {
     return arg.getArgNumber() >= splatArgs.size() || !splatArgs[arg.getArgNumber()];

@@ -158,16 +158,38 @@ SmallVector<int64_t> ktflow::ktsched::bufferShape(BufferOp buffer, ArrayRef<int6
   return shape;
 }
 
-/// Whether `buffer` holds a column operand of an elementwise group (its only
-/// dimension is the space's second-to-last: one value per row).
+/// Whether `buffer` holds a column operand (its only dimension is the
+/// space's second-to-last: one value per row) of an elementwise group or,
+/// loaded, of a fold over the last or the second-to-last dimension, which
+/// the lowering holds in registers a vector of rows at a time (a row
+/// fold's results have the same dimension, but are whole result vectors).
 static bool isColumnOperand(BufferOp buffer) {
   auto group = buffer->getParentOfType<GroupOp>();
   auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
-  if (!group || !group.getReduceDims().empty() || !dims || dims.empty())
+  if (!group || !dims || dims.empty())
     return false;
   int64_t rank = group.getSpace().size();
+  if (!group.getReduceDims().empty()) {
+    auto source = dyn_cast<OpResult>(buffer.getSource());
+    auto stage = source ? dyn_cast<StageOp>(source.getOwner()) : StageOp();
+    if (!stage || stage.getRole() != "dma_load" ||
+        llvm::any_of(group.getReduceDims(), [&](int64_t d) { return d < rank - 2; }))
+      return false;
+  }
   return rank >= 2 &&
          llvm::all_of(dims.asArrayRef(), [&](int64_t d) { return d == rank - 2; });
+}
+
+/// Bytes of one vector step of `buffer`'s element type (ks::vectorStep
+/// elements), if the group's compute stage has decided its vector.
+static std::optional<Bytes> vectorStepBytes(BufferOp buffer) {
+  auto group = buffer->getParentOfType<GroupOp>();
+  StageOp compute = group ? computeStage(group) : StageOp();
+  std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
+  auto type = buffer->getAttrOfType<TypeAttr>("element_type");
+  if (!lanes || *lanes <= 0 || !type)
+    return std::nullopt;
+  return toBytes(Elements(vectorStep(group, *lanes)), elementSize(type.getValue()));
 }
 
 /// Whether the slice a column operand's buffer receives starts inside a
@@ -234,9 +256,17 @@ Bytes ktflow::ktsched::bufferBytes(BufferOp buffer, ArrayRef<int64_t> tile, Byte
   // records, whose alignment includes the granule).
   if (std::optional<Bytes> pitch = paddedRowPitch(buffer, tile, granule))
     row = std::max(row, *pitch);
-  // Room for a column slice read from the granule it starts in.
-  if (isColumnOperand(buffer) && sliceMayStartInsideGranule(buffer, granule))
-    row = row + granule;
+  if (isColumnOperand(buffer)) {
+    // A column operand is read as whole vectors of its type (held a
+    // vector of rows at a time); a slice read from the granule it starts
+    // in needs that granule more, or a vector more where a vector is wider
+    // (the last block of rows may cross into the next vector).
+    std::optional<Bytes> vector = vectorStepBytes(buffer);
+    if (vector)
+      row = std::max(row, row.alignTo(*vector));
+    if (sliceMayStartInsideGranule(buffer, granule))
+      row = row + std::max(granule, vector.value_or(granule));
+  }
   return row * rows;
 }
 

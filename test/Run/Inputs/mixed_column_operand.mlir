@@ -3,9 +3,8 @@
 //   %x     f16[64, 128]  input
 //   %bias  f16[64]       input, one value per row
 //   %y     f32[64, 128]  output
-// The negative twin of test/Run/conversions.test: column operands are
-// pushed, shifted and slid in one register type, not beside conversions
-// between buffer types.
+// For test/Run/conversions.test: the column operand is held in its own
+// (f16) registers beside the f32 results' pieces.
 
 #box_64x128 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #box_64 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
