@@ -257,10 +257,23 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
               return failure();
             nextColumn = *r;
           }
+    // Dense rows (RowRealign.cpp): the current and next aligned vector of
+    // each dense load, held while its rows are realigned.
+    SmallVector<std::pair<ktunit::Reg, ktunit::Reg>> denseHeld(loads.size());
+    for (auto [i, t] : llvm::enumerate(loads))
+      if (t.denseRows)
+        denseHeld[i] = {vec.newReg(), vec.newReg()};
     InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size()), stTable(coreIds.size());
 
     auto emitTileBody = [&](int64_t k) -> LogicalResult {
       const Tile &tile = tiles[j][k];
+      std::optional<DenseRowTile> dense;
+      if (hasDenseLoads()) {
+        FailureOr<DenseRowTile> realign = denseRowTile(tile);
+        if (failed(realign))
+          return failure();
+        dense = *realign;
+      }
       // Load unit: wait for the tile, stream its vectors, free the slots.
       ld.acquire(inputs[j], Side::consumer);
       // A column operand steps one element per row: each push must still
@@ -283,7 +296,9 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           ld.push(nearest(computeUnit), piece, vectorBytes);
         }
       };
-      if (reduction) {
+      if (dense) {
+        pushDenseRows(ld, *dense, j, k);
+      } else if (reduction) {
         reduction->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos) {
           for (const Transfer &t : loads) {
             bool broadcast;
@@ -364,10 +379,17 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         }
       };
       if (reduction) {
-        auto read = [&](const SpacePosition &) -> LogicalResult {
-          receiveInputs();
+        auto read = [&](const SpacePosition &pos) -> LogicalResult {
+          if (dense)
+            readDenseRows(vec, *dense, pos, reg, denseHeld);
+          else
+            receiveInputs();
           return success();
         };
+        if (dense)
+          primeDenseRows(vec, *dense, denseHeld);
+        reduction->setRowPeriod(dense ? dense->period : 1);
+        auto resetPeriod = llvm::make_scope_exit([&] { reduction->setRowPeriod(1); });
         auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
           return emitBody(vec, reg, [](unsigned, ktunit::Reg) {}, &fixed);
         };

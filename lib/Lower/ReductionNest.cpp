@@ -391,24 +391,45 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
       for (auto [i, out] : llvm::enumerate(reduced))
         write(i, applyEpilogue(vec, out, out.collector), pos);
     };
+    // `count` rows from the current position: a loop over periods of
+    // `rowPeriod` rows each emitted on its own, then the remaining rows.
+    auto foldRows = [&](int64_t count) -> LogicalResult {
+      int64_t period = rowDim >= 0 ? rowPeriod : 1;
+      int64_t periods = count / period, remaining = count % period;
+      auto foldRowAt = [&](int64_t row) -> LogicalResult {
+        if (rowDim >= 0)
+          pos.constant[rowDim] += row;
+        if (failed(fold(last, vectors, vectorWidth, partial)))
+          return failure();
+        finishRow();
+        if (rowDim >= 0)
+          pos.constant[rowDim] -= row;
+        return success();
+      };
+      if (periods > 0) {
+        bool rowLoop = open(vec, periods, rowDim, period, pos);
+        for (int64_t row = 0; row < period; ++row)
+          if (failed(foldRowAt(row)))
+            return failure();
+        close(vec, rowLoop, rowDim, pos);
+      }
+      for (int64_t row = 0; row < remaining; ++row)
+        if (failed(foldRowAt(periods * period + row)))
+          return failure();
+      return success();
+    };
     if (groups > 0) {
       bool groupLoop = open(vec, groups, rowDim, vectorWidth, pos);
-      bool rowLoop = open(vec, vectorWidth, rowDim, 1, pos);
-      if (failed(fold(last, vectors, vectorWidth, partial)))
+      if (failed(foldRows(vectorWidth)))
         return failure();
-      finishRow();
-      close(vec, rowLoop, rowDim, pos);
       writeAll();
       close(vec, groupLoop, rowDim, pos);
     }
     if (rest > 0) {
       if (rowDim >= 0)
         pos.constant[rowDim] += groups * vectorWidth;
-      bool rowLoop = open(vec, rest, rowDim, 1, pos);
-      if (failed(fold(last, vectors, vectorWidth, partial)))
+      if (failed(foldRows(rest)))
         return failure();
-      finishRow();
-      close(vec, rowLoop, rowDim, pos);
       // Padding slides: the first row's result moves down to lane 0. Each
       // collector rotates through itself (the scratch holds the last
       // reduction's type, which another reduction's collector may not).

@@ -22,6 +22,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace ktflow::lower {
@@ -71,6 +72,13 @@ public:
   static bool isReductionOnly(mlir::Operation *op);
   /// Whether `value` is computed from a reduction's result.
   static bool followsReduction(mlir::Value value);
+
+  /// Rows of a row reduction visited per counted-loop iteration: `period`
+  /// consecutive rows emitted one after another (constant positions), so a
+  /// reader whose work differs per row within a period (realigning dense
+  /// rows, RowRealign.cpp) sees each row's own position. 1: one row per
+  /// iteration. A period divides the vector width.
+  void setRowPeriod(int64_t period) { rowPeriod = std::max<int64_t>(1, period); }
 
   /// Marks the body arguments set once per program (splat scalars) rather
   /// than read for every vector.
@@ -135,6 +143,7 @@ private:
   llvm::SmallVector<ReducedOutput, 2> reduced;
   ktunit::Reg scratch = 0;
   uint32_t depth = 0;
+  int64_t rowPeriod = 1;
 };
 
 } // namespace ktflow::lower
