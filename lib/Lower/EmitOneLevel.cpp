@@ -297,7 +297,10 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         }
       };
       if (dense) {
-        pushDenseRows(ld, *dense, j, k);
+        pushDenseRows(ld, *dense, j, k, [&](const Transfer &t, const SpacePosition &pos) {
+          bool broadcast;
+          push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+        });
       } else if (reduction) {
         reduction->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos) {
           for (const Transfer &t : loads) {
@@ -366,22 +369,24 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           vec.send(nearest(stUnit), piece);
         });
       };
+      auto receiveInput = [&](unsigned i, BlockArgument arg) {
+        const ComputeInput &in = computeInputs[i];
+        if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+          return;
+        const Transfer &t = loads[in.loadIndex];
+        bool broadcast = lacksVectorDim(t);
+        gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t), receive);
+        if (broadcast)
+          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+      };
       auto receiveInputs = [&]() {
-        for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-          const ComputeInput &in = computeInputs[i];
-          if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
-            continue;
-          const Transfer &t = loads[in.loadIndex];
-          bool broadcast = lacksVectorDim(t);
-          gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t), receive);
-          if (broadcast)
-            vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
-        }
+        for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+          receiveInput(i, arg);
       };
       if (reduction) {
         auto read = [&](const SpacePosition &pos) -> LogicalResult {
           if (dense)
-            readDenseRows(vec, *dense, pos, reg, denseHeld);
+            readDenseRows(vec, *dense, pos, reg, denseHeld, receiveInput);
           else
             receiveInputs();
           return success();

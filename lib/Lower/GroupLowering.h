@@ -362,8 +362,13 @@ private:
   Bytes denseLead(const Transfer &t, const Tile &tile);
   /// The realignment of `tile`, with diagnostics for what is not lowered.
   FailureOr<DenseRowTile> denseRowTile(const Tile &tile);
-  /// Load unit: every dense load's aligned vectors in order.
-  void pushDenseRows(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k);
+  /// Load unit: every dense load's aligned vectors in the order the
+  /// compute unit takes them, the other loads' vectors (`pushOther`) at
+  /// each position between them.
+  void pushDenseRows(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
+                     llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther);
+  /// Whether the read of the vector at `pos` takes the next aligned vector.
+  bool denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const;
   /// Compute unit, before the tile's first read: the held vectors of each
   /// dense input (`held[load]`: the current and the next aligned vector).
   void primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
@@ -372,7 +377,8 @@ private:
   /// ones realigned from their held vectors.
   void readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
                      const SpacePosition &pos, llvm::DenseMap<Value, ktunit::Reg> &reg,
-                     ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held);
+                     ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held,
+                     llvm::function_ref<void(unsigned, BlockArgument)> receiveOther);
 
   /// The DMA unit over-fetched reads start on (global memory's rule).
   Bytes overFetchUnit{1};

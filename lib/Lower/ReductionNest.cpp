@@ -469,6 +469,33 @@ void ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> 
     if (!inner)
       loops.push_back({open(b, extent[d], d, 1, pos), d});
   }
+  if (rowReduction && rowDim >= 0 && rowPeriod > 1) {
+    int64_t vectors = (extent[last] + vectorWidth - 1) / vectorWidth;
+    auto visitRow = [&](int64_t row) {
+      pos.constant[rowDim] += row;
+      visit(pos);
+      if (vectors > 1) {
+        pos.constant[last] = vectorWidth;
+        bool opened = open(b, vectors - 1, last, vectorWidth, pos);
+        visit(pos);
+        close(b, opened, last, pos);
+        pos.constant[last] = 0;
+      }
+      pos.constant[rowDim] -= row;
+    };
+    int64_t periods = extent[rowDim] / rowPeriod, remaining = extent[rowDim] % rowPeriod;
+    if (periods > 0) {
+      bool opened = open(b, periods, rowDim, rowPeriod, pos);
+      for (int64_t row = 0; row < rowPeriod; ++row)
+        visitRow(row);
+      close(b, opened, rowDim, pos);
+    }
+    for (int64_t row = 0; row < remaining; ++row)
+      visitRow(periods * rowPeriod + row);
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+      close(b, it->first, it->second, pos);
+    return;
+  }
   if (rowReduction) {
     if (rowDim >= 0)
       loops.push_back({open(b, extent[rowDim], rowDim, 1, pos), rowDim});

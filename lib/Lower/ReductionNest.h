@@ -103,7 +103,9 @@ public:
                                   llvm::DenseMap<mlir::Value, ktunit::Reg> &reg,
                                   mlir::Block &body, ReadFn read, BodyFn emitBody,
                                   WriteFn write);
-  /// Visits the input vectors in the order emitCompute consumes them.
+  /// Visits the input vectors in the order emitCompute consumes them (with
+  /// a row period, each period's rows one by one and each row's first
+  /// vector before a loop over the others, as emitCompute reads them).
   void emitInputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
   /// Visits the result vectors (one per output each) in the order
   /// emitCompute produces them.

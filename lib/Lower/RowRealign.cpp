@@ -21,9 +21,12 @@
 // which the reduction replaces by its combiner's identity as it does for
 // padded rows.
 //
-// Lowered: row reductions on one scratchpad level whose loads are all
-// dense (scalars may be splat beside them), of one element type, and
-// whose lead is the same on every core; anything else is diagnosed.
+// Lowered: row reductions of a two-dimensional space on one scratchpad
+// level whose loads with rows are all dense, of one element type, and
+// start at the same lead on every core; row operands and scalars beside
+// them are pushed per vector between the dense loads' aligned vectors, in
+// the order the compute unit reads them (ReductionNest::emitInputOrder
+// with the same row period). Anything else is diagnosed.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
@@ -61,10 +64,16 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
     if (in.splat)
       continue;
     const Transfer &t = loads[in.loadIndex];
-    if (!t.denseRows)
+    // Beside dense rows, a load without the row dimension (a row operand,
+    // a scalar) is pushed per vector as in any reduction; a column operand
+    // or rows of another layout are not.
+    bool rowFree = !llvm::is_contained(t.dims, (int64_t)space.size() - 2);
+    if (!t.denseRows && !rowFree)
       return notLowered(*first, "beside @" + t.tensor.getSymName() +
-                                    ", whose rows are not dense (each load of the group is "
-                                    "realigned alike)");
+                                    ", which has rows but not dense ones (each load with "
+                                    "rows is realigned alike)");
+    if (!t.denseRows)
+      continue;
     if (t.esize.bytes != esize.bytes || t.regType != elemType)
       return notLowered(t, "of a type other than the group's vector steps'");
   }
@@ -127,31 +136,73 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   return dense;
 }
 
-void GroupLowering::pushDenseRows(ktunit::ProgramBuilder &ld, const DenseRowTile &dense,
-                                  int64_t j, int64_t k) {
+bool GroupLowering::denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const {
+  int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
+  // Loop terms move whole periods of rows and whole vectors: only the
+  // constant part decides. Inside a row (k > 0, or the loop over its
+  // vectors) every read takes the next aligned vector; a row's first read
+  // takes one when the row starts less than `reach` bytes into its vector.
+  if (pos.constant[last] > 0 || !pos.terms[last].empty())
+    return true;
+  int64_t row = pos.constant[rowDim] % dense.period;
+  Bytes into = (dense.lead + dense.rowBytes * row) % dense.vectorBytes;
+  return into < dense.rowBytes - dense.vectorBytes * (dense.vectorsPerRow - 1);
+}
+
+void GroupLowering::pushDenseRows(
+    ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
+    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther) {
   auto compute = dc::ProgramBuilder::node(computeUnit);
-  uint32_t depth = ld.loopDepth();
-  if (dense.pushes > 1)
-    ld.loop(dense.pushes);
-  for (const ComputeInput &in : computeInputs) {
-    if (in.splat)
-      continue;
-    const Transfer &t = loads[in.loadIndex];
+  int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
+  Bytes vector = dense.vectorBytes;
+  auto slotOf = [&](const Transfer &t) {
     dc::Address address = slotAddress(t, j, k);
     address.offset = address.offset + dense.pushBase;
-    if (dense.pushes > 1)
-      address.terms.push_back({depth, dense.vectorBytes, 0});
-    ld.push(compute, address, dense.vectorBytes);
-  }
-  if (dense.pushes > 1)
-    ld.end();
+    return address;
+  };
+  // Up front: the first aligned vector, and the second where the first
+  // row's first read takes none.
+  for (const ComputeInput &in : computeInputs)
+    if (!in.splat && loads[in.loadIndex].denseRows)
+      for (int64_t v = 0; v < (dense.primeBoth ? 2 : 1); ++v) {
+        dc::Address address = slotOf(loads[in.loadIndex]);
+        address.offset = address.offset + vector * v;
+        ld.push(compute, address, vector);
+      }
+  reduction->setRowPeriod(dense.period);
+  auto resetPeriod = llvm::make_scope_exit([&] { reduction->setRowPeriod(1); });
+  reduction->emitInputOrder(ld, {dense.rows, space.back()}, [&](const SpacePosition &pos) {
+    bool advance = denseAdvances(dense, pos);
+    // The vector after the one the read starts in: its bytes from the
+    // position's constant part, the loop terms whole vectors and periods.
+    Bytes start = dense.lead + dense.rowBytes * pos.constant[rowDim] +
+                  toBytes(Elements(pos.constant[last]), esize);
+    for (const ComputeInput &in : computeInputs) {
+      if (in.splat)
+        continue;
+      const Transfer &t = loads[in.loadIndex];
+      if (!t.denseRows) {
+        pushOther(t, pos);
+        continue;
+      }
+      if (!advance)
+        continue;
+      dc::Address address = slotOf(t);
+      address.offset = address.offset + vector * (start / vector + 1);
+      for (auto [depth, rows] : pos.terms[rowDim])
+        address.terms.push_back({depth, dense.rowBytes * rows, 0});
+      for (auto [depth, elements] : pos.terms[last])
+        address.terms.push_back({depth, toBytes(Elements(elements), esize), 0});
+      ld.push(compute, address, vector);
+    }
+  });
 }
 
 void GroupLowering::primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
                                    ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held) {
   auto loadUnit = dc::ProgramBuilder::node(ldUnit);
   for (const ComputeInput &in : computeInputs) {
-    if (in.splat)
+    if (in.splat || !loads[in.loadIndex].denseRows)
       continue;
     auto [current, next] = held[in.loadIndex];
     if (dense.primeBoth)
@@ -163,17 +214,12 @@ void GroupLowering::primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTi
 void GroupLowering::readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
                                   const SpacePosition &pos,
                                   llvm::DenseMap<Value, ktunit::Reg> &reg,
-                                  ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held) {
-  int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
-  // Loop terms move whole periods of rows and whole vectors: only the
-  // constant part decides the shift. Inside a row (k > 0, or the loop over
-  // its vectors) every read takes the next aligned vector.
+                                  ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held,
+                                  llvm::function_ref<void(unsigned, BlockArgument)> receiveOther) {
+  int64_t rowDim = (int64_t)space.size() - 2;
+  bool advance = denseAdvances(dense, pos);
   int64_t row = pos.constant[rowDim] % dense.period;
-  bool insideRow = pos.constant[last] > 0 || !pos.terms[last].empty();
-  Bytes vector = dense.vectorBytes;
-  Bytes into = (dense.lead + dense.rowBytes * row) % vector;
-  Bytes reach = dense.rowBytes - vector * (dense.vectorsPerRow - 1);
-  bool advance = insideRow || into < reach;
+  Bytes into = (dense.lead + dense.rowBytes * row) % dense.vectorBytes;
   int64_t lane = toElements(into, esize).count();
   auto loadUnit = dc::ProgramBuilder::node(ldUnit);
   Block &body = computeStage->getRegion(0).front();
@@ -181,6 +227,10 @@ void GroupLowering::readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTil
     const ComputeInput &in = computeInputs[i];
     if (in.splat)
       continue;
+    if (!loads[in.loadIndex].denseRows) {
+      receiveOther(i, arg);
+      continue;
+    }
     auto [current, next] = held[in.loadIndex];
     if (advance) {
       vec.unary(dc::Opcode::Mov, current, next);

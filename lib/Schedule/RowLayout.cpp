@@ -61,7 +61,7 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   int64_t rank = group.getSpace().size();
   // A row reduction: the group folds the vector dimension.
   ArrayRef<int64_t> reduced = group.getReduceDims();
-  if (rank < 2 || reduced.size() != 1 || reduced.front() != rank - 1)
+  if (rank != 2 || reduced.size() != 1 || reduced.front() != rank - 1)
     return false;
   // One scratchpad level: no buffer inside the tile's pipeline is filled
   // by a DMA of its own.

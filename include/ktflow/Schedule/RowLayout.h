@@ -26,7 +26,7 @@ inline constexpr llvm::StringLiteral kDenseRows = "dense";
 
 /// Whether `buffer` (filled by a DMA load from global memory, rows of
 /// `tile` that are not whole vectors) takes dense rows: its group is a row
-/// reduction on one scratchpad level, the tile's rows follow each other in
+/// reduction of a two-dimensional space on one scratchpad level, the tile's rows follow each other in
 /// global memory without gaps (one contiguous run), and the tensor's row
 /// stride is not aligned to the DMA's global access rule (padded rows
 /// would need that stride).
