@@ -19,7 +19,13 @@
 //    bytes back to global memory;
 //  * the compute body: one op of its class per element for each vop
 //    (`const` is a copy); a reduction folds once per element and, folding
-//    the last dimension, reduces across lanes once per result.
+//    the last dimension, reduces across lanes once per result;
+//  * a load whose rows are dense (`row_layout`): its realignment, a copy
+//    op per element (one `ext` per vector) and one per element of the
+//    aligned vectors the compute unit holds (a `mov` as it takes each),
+//    and the bytes its DMA reads beyond the valid ones (the run starts on
+//    the DMA's alignment unit and ends on a whole one: up to one unit
+//    more per run).
 //
 // Bytes go along the architecture model's routes (ArchModel::route), which
 // charge every link and memory port they pass. The grid the kernel was
@@ -30,6 +36,7 @@
 #include "ktflow/Cost/Workload.h"
 
 #include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/RowLayout.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -55,6 +62,8 @@ struct TransferShape {
   SmallVector<int64_t> shape, dims;
   /// The memory of the buffer it goes through.
   std::string memory;
+  /// Its buffer holds dense rows, which the compute unit realigns.
+  bool denseRows = false;
 
   /// Elements this transfer moves per grid tile and loop iteration over the
   /// valid extent `space` (a partly masked tile moves only its valid points).
@@ -173,6 +182,7 @@ LogicalResult WorkloadBuilder::readTransfer(Operation *stage, ArrayAttr transfer
   if (!memory)
     return stage->emitError("transfer ") << index << " goes through no allocated buffer";
   t.memory = memory.getValue().str();
+  t.denseRows = ks::hasDenseRows(buffer);
   return success();
 }
 
@@ -338,6 +348,19 @@ void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
   for (const TransferShape &t : shape.loads) {
     Bytes bytes =
         toBytes(Elements(t.validElements(set.space) * set.tiles * set.loopTrips), t.esize);
+    if (t.denseRows) {
+      // Over-fetched: the run from the DMA unit it starts in, rounded up
+      // to a whole one (one DMA run per grid tile and loop iteration).
+      const arch::AccessRule *dmaRule = nullptr;
+      for (const arch::Node &node : model.nodes())
+        if (!dmaRule)
+          dmaRule = node.accessTo(globalNodes.front());
+      Bytes unit = dmaRule ? std::max(Bytes(1), dmaRule->alignment) : Bytes(1);
+      bytes = bytes + unit * (set.tiles * set.loopTrips);
+      // Realignment: an `ext` per vector and a `mov` per aligned vector.
+      workload.addCompute(computeNode, "copy", ks::GroupOp(shape.group).getElementType(),
+                          2 * elementsPerGridTile * set.tiles);
+    }
     chargeRoute(globalNodes.front(), *memNode, bytes);
     // Each buffer's elements in its own type (an f32 input of an f16
     // output moves twice the bytes per element).

@@ -231,7 +231,8 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
   // slot of rows that are not whole vectors does not give; the schedule
   // pads such slots' rows (`row_pitch`, AllocateScratchpad).
   auto rowsApart = [&](const Transfer &t) -> LogicalResult {
-    if (rows == 1 || t.dims.size() < 2 || t.dims.back() != vectorDim)
+    // Dense rows are realigned in registers (RowRealign.cpp).
+    if (rows == 1 || t.dims.size() < 2 || t.dims.back() != vectorDim || t.denseRows)
       return success();
     Bytes vector = toBytes(Elements(vectorWidth), t.esize);
     Bytes pitch(bufferPitch(t)[t.dims.size() - 2]);
@@ -262,7 +263,8 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
                   t.tensor.getSymName() + " cannot hold its last vector whole");
   };
   for (auto [i, t] : llvm::enumerate(loads)) {
-    if (!spansVector(t))
+    // A dense slot is read as aligned vectors, checked by denseRowTile.
+    if (!spansVector(t) || t.denseRows)
       continue;
     if (failed(slotHolds(twoLevel ? innerLoads[i] : t, whole)))
       return failure();

@@ -65,6 +65,10 @@ LogicalResult GroupLowering::resolveTransfer(Operation *stage, ArrayAttr transfe
                                            << t.dims.size() << " dimensions";
     t.rowPitch = Bytes(i64Of(pitch));
   }
+  t.denseRows = ks::hasDenseRows(b);
+  if (t.denseRows && (t.dims.size() != 2 || t.rowPitch.count() > 0))
+    return b->emitError("dense rows on a buffer of ")
+           << t.dims.size() << " dimensions or with a row pitch";
   if (t.address.count() < 0 || t.memory.empty() || t.depth < 1)
     return b->emitError("buffer is not allocated (no memory, address or depth)");
   return success();

@@ -157,7 +157,23 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
   // bytes of every core; the extra bytes land in the slot's padding and are
   // never used. Stores always write only valid bytes: over-writing a
   // neighbour's bytes would be wrong.
-  if (isLoad && dims.empty()) {
+  if (isLoad && t.denseRows) {
+    // Dense rows: the tile's rows follow each other in global memory (the
+    // schedule's condition), so they are one run, read from the DMA unit
+    // it starts in (the same lead on every core: denseRowTile) and rounded
+    // up to a legal access inside the slot.
+    Bytes lead = denseLead(t, tile), need = lead;
+    int64_t elements = 1;
+    for (int64_t e : extent)
+      elements *= e;
+    need = need + toBytes(Elements(elements), t.esize);
+    dims.clear();
+    for (Bytes &start : starts)
+      start = start - lead;
+    global.offset = global.offset - lead;
+    std::optional<Bytes> covering = coveringLoadRun(t, need);
+    run = covering && *covering <= t.bytes ? *covering : need;
+  } else if (isLoad && dims.empty()) {
     Bytes need = run, furthest(0);
     for (Bytes l : leads) {
       need = std::max(need, l + run);
@@ -179,7 +195,7 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
   // Each row of a tile of several rows is read the same way, within the
   // slot's row pitch (whole vectors, padded where the schedule chose
   // `row_pitch`): the extra bytes are the row's padding.
-  if (isLoad && !dims.empty() && t.dims.size() >= 2)
+  if (isLoad && !dims.empty() && t.dims.size() >= 2 && !t.denseRows)
     if (std::optional<Bytes> covering = coveringLoadRun(t, run);
         covering && *covering <= Bytes(pitch[t.dims.size() - 2]))
       run = *covering;

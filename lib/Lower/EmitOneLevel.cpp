@@ -254,10 +254,23 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
               return failure();
             nextColumn = *r;
           }
+    // Dense rows (RowRealign.cpp): the current and next aligned vector of
+    // each dense load, held while its rows are realigned.
+    SmallVector<std::pair<ktunit::Reg, ktunit::Reg>> denseHeld(loads.size());
+    for (auto [i, t] : llvm::enumerate(loads))
+      if (t.denseRows)
+        denseHeld[i] = {vec.newReg(), vec.newReg()};
     InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size()), stTable(coreIds.size());
 
     auto emitTileBody = [&](int64_t k) -> LogicalResult {
       const Tile &tile = tiles[j][k];
+      std::optional<DenseRowTile> dense;
+      if (hasDenseLoads()) {
+        FailureOr<DenseRowTile> realign = denseRowTile(tile);
+        if (failed(realign))
+          return failure();
+        dense = *realign;
+      }
       // Load unit: wait for the tile, stream its vectors, free the slots.
       ld.acquire(inputs[j], Side::consumer);
       // A column operand steps one element per row: each push must still
@@ -315,7 +328,12 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           for (const ColumnPhase &p : phasesOf(c, tile))
             if (failed(checkColumnReadFits(loads[c], p, spansTwoVectors(p.lane, seg.rows), seg)))
               return failure();
-      if (reduction) {
+      if (dense) {
+        pushDenseRows(ld, *dense, j, k, [&](const Transfer &t, const SpacePosition &pos) {
+          bool broadcast;
+          push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+        });
+      } else if (reduction) {
         ReductionNest::HeldRows held;
         auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
           pushHeldColumns(
@@ -379,17 +397,19 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           vec.send(nearest(stUnit), piece);
         });
       };
+      auto receiveInput = [&](unsigned i, BlockArgument arg) {
+        const ComputeInput &in = computeInputs[i];
+        if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
+          return;
+        const Transfer &t = loads[in.loadIndex];
+        bool broadcast = lacksVectorDim(t);
+        gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t), receive);
+        if (broadcast)
+          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+      };
       auto receiveInputs = [&]() {
-        for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-          const ComputeInput &in = computeInputs[i];
-          if (in.splat || llvm::is_contained(columnLoads, size_t(in.loadIndex)))
-            continue;
-          const Transfer &t = loads[in.loadIndex];
-          bool broadcast = lacksVectorDim(t);
-          gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t), receive);
-          if (broadcast)
-            vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
-        }
+        for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+          receiveInput(i, arg);
       };
       // A block of `rows` column values of each column operand, held: the
       // vector they start in (and the next), `ext` moving them down to
@@ -413,10 +433,17 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         }
       };
       if (reduction) {
-        auto read = [&](const SpacePosition &) -> LogicalResult {
-          receiveInputs();
+        auto read = [&](const SpacePosition &pos) -> LogicalResult {
+          if (dense)
+            readDenseRows(vec, *dense, pos, reg, denseHeld, receiveInput);
+          else
+            receiveInputs();
           return success();
         };
+        if (dense)
+          primeDenseRows(vec, *dense, denseHeld);
+        reduction->setRowPeriod(dense ? dense->period : 1);
+        auto resetPeriod = llvm::make_scope_exit([&] { reduction->setRowPeriod(1); });
         ReductionNest::HeldRows held;
         auto block = [&](const SpacePosition &, int64_t rows) -> LogicalResult {
           receiveHeldColumns(rows);

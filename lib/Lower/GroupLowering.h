@@ -18,6 +18,7 @@
 #include "ReductionNest.h"
 
 #include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/RowLayout.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 #include "ktflow/Schedule/SupportedOps.h"
 #include "ktflow/Unit/Builder.h"
@@ -91,6 +92,9 @@ struct Transfer {
   /// whole vectors (the buffer's `row_pitch`); 0: dense rows.
   Bytes rowPitch{0};
   int64_t depth = 1;
+  /// The schedule's `row_layout` is dense: the slot holds the tile's rows
+  /// back to back, as in global memory (RowRealign.cpp).
+  bool denseRows = false;
   /// A column load whose slices do not all start on a DMA unit: each is
   /// read from the unit it starts in (GroupLowering::planColumnLeads).
   bool overFetch = false;
@@ -98,6 +102,21 @@ struct Transfer {
   /// iteration) of every sub-core instance: copied once per instance into
   /// slot 0 of its buffer, which every tile's compute then reads.
   bool hoisted = false;
+};
+
+/// How the compute unit realigns one tile of dense rows (RowRealign.cpp):
+/// row r's vector k starts `lead + r * rowBytes + k * vectorBytes` bytes
+/// into the aligned vectors the load unit pushes from `pushBase` on.
+struct DenseRowTile {
+  Bytes lead, pushBase, rowBytes, vectorBytes;
+  int64_t rows = 0, vectorsPerRow = 0;
+  /// Rows after which the shifts repeat (a whole number of vectors).
+  int64_t period = 1;
+  /// Aligned vectors pushed per dense load.
+  int64_t pushes = 0;
+  /// Whether the tile's first row starts without taking a vector: then
+  /// both held vectors are received up front.
+  bool primeBoth = false;
 };
 
 /// A tile of one sub-core instance's share: origin and extent per dim of
@@ -332,6 +351,35 @@ private:
   /// unit the slice starts in, and the slice sits `leadOf` bytes into its
   /// slot. Sets Transfer::overFetch.
   LogicalResult planColumnLeads();
+  // Dense rows (RowRealign.cpp): loads whose slot holds the rows back to
+  // back; the load unit pushes its aligned vectors in order and the
+  // compute unit realigns each row's vectors with `ext`.
+  bool hasDenseLoads() const {
+    return llvm::any_of(loads, [](const Transfer &t) { return t.denseRows; });
+  }
+  /// Bytes from the aligned start a dense load of `tile` is read from to
+  /// its first wanted byte (the same on every core: denseRowTile checks).
+  Bytes denseLead(const Transfer &t, const Tile &tile);
+  /// The realignment of `tile`, with diagnostics for what is not lowered.
+  FailureOr<DenseRowTile> denseRowTile(const Tile &tile);
+  /// Load unit: every dense load's aligned vectors in the order the
+  /// compute unit takes them, the other loads' vectors (`pushOther`) at
+  /// each position between them.
+  void pushDenseRows(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
+                     llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther);
+  /// Whether the read of the vector at `pos` takes the next aligned vector.
+  bool denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const;
+  /// Compute unit, before the tile's first read: the held vectors of each
+  /// dense input (`held[load]`: the current and the next aligned vector).
+  void primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
+                      ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held);
+  /// Compute unit: every input of the vector at `pos` into `reg`, dense
+  /// ones realigned from their held vectors.
+  void readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
+                     const SpacePosition &pos, llvm::DenseMap<Value, ktunit::Reg> &reg,
+                     ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held,
+                     llvm::function_ref<void(unsigned, BlockArgument)> receiveOther);
+
   /// The DMA unit over-fetched reads start on (global memory's rule).
   Bytes overFetchUnit{1};
   /// Where tile `tile`'s wanted bytes of t start, for grid tile `gridTile`,

@@ -413,17 +413,44 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
       for (auto [i, out] : llvm::enumerate(reduced))
         write(i, applyEpilogue(vec, out, out.collector), pos);
     };
+    // `count` rows from the current position: a loop over periods of
+    // `rowPeriod` rows each emitted on its own, then the remaining rows.
+    // Held column operands broadcast one value per row (HeldRows::row):
+    // one row per iteration (dense rows, the only users of periods, never
+    // sit beside a column operand: RowRealign diagnoses that).
+    auto foldRows = [&](int64_t count) -> LogicalResult {
+      int64_t period = rowDim >= 0 && !held ? rowPeriod : 1;
+      int64_t periods = count / period, remaining = count % period;
+      auto foldRowAt = [&](int64_t row) -> LogicalResult {
+        if (rowDim >= 0)
+          pos.constant[rowDim] += row;
+        if (held)
+          held->row();
+        if (failed(fold(last, vectors, vectorWidth, partial)))
+          return failure();
+        finishRow();
+        if (rowDim >= 0)
+          pos.constant[rowDim] -= row;
+        return success();
+      };
+      if (periods > 0) {
+        bool rowLoop = open(vec, periods, rowDim, period, pos);
+        for (int64_t row = 0; row < period; ++row)
+          if (failed(foldRowAt(row)))
+            return failure();
+        close(vec, rowLoop, rowDim, pos);
+      }
+      for (int64_t row = 0; row < remaining; ++row)
+        if (failed(foldRowAt(periods * period + row)))
+          return failure();
+      return success();
+    };
     if (groups > 0) {
       bool groupLoop = open(vec, groups, rowDim, vectorWidth, pos);
       if (held && failed(held->block(pos, vectorWidth)))
         return failure();
-      bool rowLoop = open(vec, vectorWidth, rowDim, 1, pos);
-      if (held)
-        held->row();
-      if (failed(fold(last, vectors, vectorWidth, partial)))
+      if (failed(foldRows(vectorWidth)))
         return failure();
-      finishRow();
-      close(vec, rowLoop, rowDim, pos);
       writeAll();
       close(vec, groupLoop, rowDim, pos);
     }
@@ -432,13 +459,8 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
         pos.constant[rowDim] += groups * vectorWidth;
       if (held && failed(held->block(pos, rest)))
         return failure();
-      bool rowLoop = open(vec, rest, rowDim, 1, pos);
-      if (held)
-        held->row();
-      if (failed(fold(last, vectors, vectorWidth, partial)))
+      if (failed(foldRows(rest)))
         return failure();
-      finishRow();
-      close(vec, rowLoop, rowDim, pos);
       // Padding slides: the first row's result moves down to lane 0. Each
       // collector rotates through itself (the scratch holds the last
       // reduction's type, which another reduction's collector may not).
@@ -565,6 +587,31 @@ LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<
           return success();
         })))
       return failure();
+    closeAll();
+    return success();
+  }
+  if (!held && rowReduction && rowDim >= 0 && rowPeriod > 1) {
+    auto visitRow = [&](int64_t row) {
+      pos.constant[rowDim] += row;
+      visit(pos);
+      if (vectors > 1) {
+        pos.constant[last] = vectorWidth;
+        bool opened = open(b, vectors - 1, last, vectorWidth, pos);
+        visit(pos);
+        close(b, opened, last, pos);
+        pos.constant[last] = 0;
+      }
+      pos.constant[rowDim] -= row;
+    };
+    int64_t periods = extent[rowDim] / rowPeriod, remaining = extent[rowDim] % rowPeriod;
+    if (periods > 0) {
+      bool opened = open(b, periods, rowDim, rowPeriod, pos);
+      for (int64_t row = 0; row < rowPeriod; ++row)
+        visitRow(row);
+      close(b, opened, rowDim, pos);
+    }
+    for (int64_t row = 0; row < remaining; ++row)
+      visitRow(periods * rowPeriod + row);
     closeAll();
     return success();
   }

@@ -22,6 +22,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace ktflow::lower {
@@ -72,6 +73,13 @@ public:
   /// Whether `value` is computed from a reduction's result.
   static bool followsReduction(mlir::Value value);
 
+  /// Rows of a row reduction visited per counted-loop iteration: `period`
+  /// consecutive rows emitted one after another (constant positions), so a
+  /// reader whose work differs per row within a period (realigning dense
+  /// rows, RowRealign.cpp) sees each row's own position. 1: one row per
+  /// iteration. A period divides the vector width.
+  void setRowPeriod(int64_t period) { rowPeriod = std::max<int64_t>(1, period); }
+
   /// Marks the body arguments not read for every vector: splat scalars
   /// (set once per program) and held column operands (set once per row by
   /// HeldRows::row).
@@ -109,7 +117,9 @@ public:
                                   mlir::Block &body, ReadFn read, BodyFn emitBody,
                                   WriteFn write, const HeldRows *held = nullptr);
   /// Visits the input vectors in the order emitCompute consumes them (with
-  /// the same `held` blocks: only their `block` is called).
+  /// the same `held` blocks: only their `block` is called; with a row
+  /// period, each period's rows one by one and each row's first vector
+  /// before a loop over the others, as emitCompute reads them).
   mlir::LogicalResult emitInputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent,
                                      VisitFn visit, const HeldRows *held = nullptr);
   /// Visits the result vectors (one per output each) in the order
@@ -157,6 +167,7 @@ private:
   llvm::SmallVector<ReducedOutput, 2> reduced;
   ktunit::Reg scratch = 0;
   uint32_t depth = 0;
+  int64_t rowPeriod = 1;
 };
 
 } // namespace ktflow::lower

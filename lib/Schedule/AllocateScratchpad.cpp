@@ -10,7 +10,10 @@
 // bytes apart. A buffer of several rows that are not whole vectors gets a
 // `row_pitch` (whole vectors per row, in whole granules of the memory):
 // each row starts on a vector boundary, where the load and store units
-// can address it. Addresses grow up from 0; the reserved bytes of a memory
+// can address it; where padding would need a DMA stride the description
+// forbids, the buffer takes dense rows instead (`row_layout`, RowLayout.cpp),
+// sized for one run and the vector its realignment holds ahead. Addresses
+// grow up from 0; the reserved bytes of a memory
 // are the top `reserved` bytes of its capacity. A group whose layout times
 // its sharers exceeds the usable capacity gets a diagnostic with the sizes.
 //
@@ -18,6 +21,7 @@
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/RowLayout.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
 namespace ktflow::ktsched {
@@ -51,11 +55,16 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
     Bytes granule = memoryGranule(model, *memory);
     Bytes copy = bufferBytes(buffer, tile, granule).alignTo(alignment);
     // Rows that are not whole vectors each start on a vector boundary: the
-    // slot's rows are padded (bufferBytes counts the padding).
-    if (std::optional<Bytes> pitch = paddedRowPitch(buffer, tile, granule))
+    // slot's rows are padded (bufferBytes counts the padding), unless the
+    // padded rows' DMA stride is forbidden: then they stay dense.
+    buffer->removeAttr("row_pitch");
+    buffer->removeAttr(kRowLayout);
+    if (needsDenseRows(buffer, tile, model)) {
+      buffer->setAttr(kRowLayout, decide(b.getStringAttr(kDenseRows), kHeuristic));
+      copy = denseRowsBytes(buffer, tile, model, granule).alignTo(alignment);
+    } else if (std::optional<Bytes> pitch = paddedRowPitch(buffer, tile, granule)) {
       buffer->setAttr("row_pitch", decide(b.getI64IntegerAttr(pitch->count()), kHeuristic));
-    else
-      buffer->removeAttr("row_pitch");
+    }
     Bytes address = next[*memory].alignTo(alignment);
     buffer->setAttr("bytes", b.getI64IntegerAttr(copy.count()));
     buffer->setAttr("address", decide(b.getI64IntegerAttr(address.count()), kHeuristic));

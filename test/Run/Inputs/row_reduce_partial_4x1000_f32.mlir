@@ -2,7 +2,7 @@
 // vectors (16 lanes on sample and deep, 32 on spyre), so every row ends in a
 // partial vector. The rows are 4000 bytes apart: whole units of deep's DMA
 // (lowered into a row-padded slot), not of sample's or spyre's
-// (test/Run/reductions-partial.test's negative twin there).
+// (realigned from a dense slot there: test/Run/dense-rows.test).
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 999 >= 0)>
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
 module {

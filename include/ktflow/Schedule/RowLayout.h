@@ -1,0 +1,48 @@
+//===- RowLayout.h - dense or padded rows in a scratchpad slot --*- C++ -*-===//
+//
+// The `row_layout` decision of a buffer whose tile rows are not a whole
+// number of vectors (ktsched-allocate records it; lib/Lower reads it).
+// Padded rows (`row_pitch`) start every row on a vector boundary of the
+// slot, which needs one DMA run per row at the tensor's row stride; where
+// the description's DMA access rule for global memory forbids that stride,
+// a dense slot holds the rows back to back, exactly as in global memory,
+// moved as one run, and the compute unit realigns them (lib/Lower/RowRealign).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_SCHEDULE_ROWLAYOUT_H
+#define KTFLOW_SCHEDULE_ROWLAYOUT_H
+
+#include "ktflow/Arch/ArchModel.h"
+#include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Support/Units.h"
+
+#include <optional>
+
+namespace ktflow::ktsched {
+
+/// The name of the decision and its one non-default value.
+inline constexpr llvm::StringLiteral kRowLayout = "row_layout";
+inline constexpr llvm::StringLiteral kDenseRows = "dense";
+
+/// Whether `buffer` (filled by a DMA load from global memory, rows of
+/// `tile` that are not whole vectors) takes dense rows: its group is a row
+/// reduction of a two-dimensional space on one scratchpad level, the tile's rows follow each other in
+/// global memory without gaps (one contiguous run), and the tensor's row
+/// stride is not aligned to the DMA's global access rule (padded rows
+/// would need that stride).
+bool needsDenseRows(BufferOp buffer, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model);
+
+/// Bytes one dense copy of `buffer` takes: its rows back to back, room for
+/// a start up to one DMA alignment unit into the first one (the run is
+/// read from the unit it starts in), and one vector more (the compute unit
+/// holds the next aligned vector while it realigns the current one), in
+/// whole `granule`s.
+Bytes denseRowsBytes(BufferOp buffer, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model,
+                     Bytes granule);
+
+/// Whether a buffer carries the dense decision.
+bool hasDenseRows(mlir::Operation *buffer);
+
+} // namespace ktflow::ktsched
+
+#endif // KTFLOW_SCHEDULE_ROWLAYOUT_H

@@ -1,0 +1,241 @@
+//===- RowRealign.cpp - dense rows realigned in the compute unit ------------===//
+//
+// Strategy. A load whose buffer the schedule decided dense (`row_layout`,
+// ktsched-allocate) holds a tile's rows back to back, exactly as they lie
+// in global memory: the DMA moves the tile's covering byte range as one
+// run from the DMA unit it starts in (`lead` bytes before the first wanted
+// byte), and the load unit pushes the slot's aligned vectors A[0], A[1],
+// ... in order, each once. Row r's vector k starts at slot byte
+// o = lead + r * rowBytes + k * vectorBytes, so the compute unit builds it
+// as `ext(A[o / V], A[o / V + 1], (o mod V) / elementBytes)` (V the vector
+// bytes), holding the current and the next aligned vector in two
+// registers and advancing (mov, recv) when o / V grows. From one read to
+// the next o grows by at most V, so it advances at most once: always
+// between vectors of a row, and at a row's start exactly when that row
+// starts less than d = rowBytes - (vectorsPerRow - 1) * V bytes into its
+// vector. Shifts repeat every P = V / gcd(rowBytes mod V, V) rows (P
+// divides the vector width), so the reduction nest visits rows in counted
+// loops over periods of P rows emitted one by one (ReductionNest's row
+// period) and every emitted read has a fixed shift and advance. A row's
+// last partial vector carries the next row's bytes in its padding lanes,
+// which the reduction replaces by its combiner's identity as it does for
+// padded rows.
+//
+// Lowered: row reductions of a two-dimensional space on one scratchpad
+// level whose loads with rows are all dense, of one element type, and
+// start at the same lead on every core; row operands and scalars beside
+// them are pushed per vector between the dense loads' aligned vectors, in
+// the order the compute unit reads them (ReductionNest::emitInputOrder
+// with the same row period). Anything else is diagnosed.
+//
+//===----------------------------------------------------------------------===//
+#include "GroupLowering.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::lower;
+using namespace ktflow::lower::detail;
+
+Bytes GroupLowering::denseLead(const Transfer &t, const Tile &tile) {
+  const arch::AccessRule *rule = globalDmaRule();
+  Bytes unit = rule ? std::max(Bytes(1), rule->alignment) : Bytes(1);
+  FailureOr<int64_t> offset = gridOffset(t, coreIds.empty() ? 0 : coreIds.front());
+  Bytes start = Bytes(succeeded(offset) ? *offset : 0) +
+                toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+  return start % unit;
+}
+
+FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
+  auto notLowered = [&](const Transfer &t, const Twine &why) {
+    return t.tensor.emitError("dense rows of @")
+           << t.tensor.getSymName() << " " << why << ": not lowered";
+  };
+  const Transfer *first = nullptr;
+  for (const Transfer &t : loads) {
+    if (!t.denseRows)
+      continue;
+    first = &t;
+    break;
+  }
+  assert(first && "no dense load");
+  if (twoLevel || !reduction || !reduction->isRowReduction())
+    return notLowered(*first, "outside a row reduction on one scratchpad level");
+  for (auto [i, in] : llvm::enumerate(computeInputs)) {
+    if (in.splat)
+      continue;
+    const Transfer &t = loads[in.loadIndex];
+    // Beside dense rows, a load without the row dimension (a row operand,
+    // a scalar) is pushed per vector as in any reduction; a column operand
+    // or rows of another layout are not.
+    bool rowFree = !llvm::is_contained(t.dims, (int64_t)space.size() - 2);
+    if (!t.denseRows && !rowFree)
+      return notLowered(*first, "beside @" + t.tensor.getSymName() +
+                                    ", which has rows but not dense ones (each load with "
+                                    "rows is realigned alike)");
+    if (!t.denseRows)
+      continue;
+    if (t.esize.bytes != esize.bytes || t.regType != elemType)
+      return notLowered(t, "of a type other than the group's vector steps'");
+  }
+  // Loads are pushed in order, so the inputs must read them in that order.
+  int64_t previous = -1;
+  for (const ComputeInput &in : computeInputs)
+    if (!in.splat) {
+      if (in.loadIndex <= previous)
+        return notLowered(*first, "read in another order than loaded");
+      previous = in.loadIndex;
+    }
+  DenseRowTile dense;
+  dense.vectorBytes = toBytes(Elements(vectorWidth), esize);
+  int64_t rowDim = (int64_t)space.size() - 2;
+  dense.rows = tile.extent[rowDim];
+  dense.vectorsPerRow = vectorsPerRow(tile);
+  dense.rowBytes = toBytes(Elements(tile.extent.back()), esize);
+  Bytes vector = dense.vectorBytes;
+  Bytes lead = denseLead(*first, tile);
+  const arch::AccessRule *rule = globalDmaRule();
+  Bytes unit = rule ? std::max(Bytes(1), rule->alignment) : Bytes(1);
+  for (const Transfer &t : loads) {
+    if (!t.denseRows)
+      continue;
+    if (denseLead(t, tile) != lead)
+      return notLowered(t, "starting at another offset into a DMA unit than @" +
+                               first->tensor.getSymName() + "'s");
+    Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
+    for (int64_t c : coreIds) {
+      FailureOr<int64_t> offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      if ((Bytes(*offset) + tileStart) % unit != lead)
+        return notLowered(t, "starting " + Twine(((Bytes(*offset) + tileStart) % unit).count()) +
+                                 " bytes into a DMA unit on one core and " +
+                                 Twine(lead.count()) + " on another");
+    }
+  }
+  dense.pushBase = vector * (lead / vector);
+  dense.lead = lead % vector;
+  Bytes rowRemainder = dense.rowBytes % vector;
+  dense.period = vector.count() / std::gcd(rowRemainder.count(), vector.count());
+  if (vectorWidth % dense.period != 0)
+    return notLowered(*first, "whose shifts repeat every " + Twine(dense.period) +
+                                  " rows, which does not divide a vector's " +
+                                  Twine(vectorWidth) + " rows");
+  Bytes lastRead = dense.lead + dense.rowBytes * (dense.rows - 1) +
+                   vector * (dense.vectorsPerRow - 1);
+  dense.pushes = lastRead / vector + 2;
+  Bytes reach = dense.rowBytes - vector * (dense.vectorsPerRow - 1);
+  // The first row takes a vector at its start exactly when later rows
+  // that start as far into their vector would: then only the next vector
+  // is received up front.
+  dense.primeBoth = !(dense.lead < reach);
+  for (const Transfer &t : loads)
+    if (t.denseRows && dense.pushBase + vector * dense.pushes > t.bytes)
+      return notLowered(t, "reading " + Twine((dense.pushBase + vector * dense.pushes).count()) +
+                               " bytes of aligned vectors from a " + Twine(t.bytes.count()) +
+                               "-byte slot");
+  return dense;
+}
+
+bool GroupLowering::denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const {
+  int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
+  // Loop terms move whole periods of rows and whole vectors: only the
+  // constant part decides. Inside a row (k > 0, or the loop over its
+  // vectors) every read takes the next aligned vector; a row's first read
+  // takes one when the row starts less than `reach` bytes into its vector.
+  if (pos.constant[last] > 0 || !pos.terms[last].empty())
+    return true;
+  int64_t row = pos.constant[rowDim] % dense.period;
+  Bytes into = (dense.lead + dense.rowBytes * row) % dense.vectorBytes;
+  return into < dense.rowBytes - dense.vectorBytes * (dense.vectorsPerRow - 1);
+}
+
+void GroupLowering::pushDenseRows(
+    ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
+    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther) {
+  auto compute = dc::ProgramBuilder::node(computeUnit);
+  int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
+  Bytes vector = dense.vectorBytes;
+  auto slotOf = [&](const Transfer &t) {
+    dc::Address address = slotAddress(t, j, k);
+    address.offset = address.offset + dense.pushBase;
+    return address;
+  };
+  // Up front: the first aligned vector, and the second where the first
+  // row's first read takes none.
+  for (const ComputeInput &in : computeInputs)
+    if (!in.splat && loads[in.loadIndex].denseRows)
+      for (int64_t v = 0; v < (dense.primeBoth ? 2 : 1); ++v) {
+        dc::Address address = slotOf(loads[in.loadIndex]);
+        address.offset = address.offset + vector * v;
+        ld.push(compute, address, vector);
+      }
+  reduction->setRowPeriod(dense.period);
+  auto resetPeriod = llvm::make_scope_exit([&] { reduction->setRowPeriod(1); });
+  reduction->emitInputOrder(ld, {dense.rows, space.back()}, [&](const SpacePosition &pos) {
+    bool advance = denseAdvances(dense, pos);
+    // The vector after the one the read starts in: its bytes from the
+    // position's constant part, the loop terms whole vectors and periods.
+    Bytes start = dense.lead + dense.rowBytes * pos.constant[rowDim] +
+                  toBytes(Elements(pos.constant[last]), esize);
+    for (const ComputeInput &in : computeInputs) {
+      if (in.splat)
+        continue;
+      const Transfer &t = loads[in.loadIndex];
+      if (!t.denseRows) {
+        pushOther(t, pos);
+        continue;
+      }
+      if (!advance)
+        continue;
+      dc::Address address = slotOf(t);
+      address.offset = address.offset + vector * (start / vector + 1);
+      for (auto [depth, rows] : pos.terms[rowDim])
+        address.terms.push_back({depth, dense.rowBytes * rows, 0});
+      for (auto [depth, elements] : pos.terms[last])
+        address.terms.push_back({depth, toBytes(Elements(elements), esize), 0});
+      ld.push(compute, address, vector);
+    }
+  });
+}
+
+void GroupLowering::primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
+                                   ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held) {
+  auto loadUnit = dc::ProgramBuilder::node(ldUnit);
+  for (const ComputeInput &in : computeInputs) {
+    if (in.splat || !loads[in.loadIndex].denseRows)
+      continue;
+    auto [current, next] = held[in.loadIndex];
+    if (dense.primeBoth)
+      vec.recv(current, elemType, Elements(vectorWidth), loadUnit);
+    vec.recv(next, elemType, Elements(vectorWidth), loadUnit);
+  }
+}
+
+void GroupLowering::readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
+                                  const SpacePosition &pos,
+                                  llvm::DenseMap<Value, ktunit::Reg> &reg,
+                                  ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held,
+                                  llvm::function_ref<void(unsigned, BlockArgument)> receiveOther) {
+  int64_t rowDim = (int64_t)space.size() - 2;
+  bool advance = denseAdvances(dense, pos);
+  int64_t row = pos.constant[rowDim] % dense.period;
+  Bytes into = (dense.lead + dense.rowBytes * row) % dense.vectorBytes;
+  int64_t lane = toElements(into, esize).count();
+  auto loadUnit = dc::ProgramBuilder::node(ldUnit);
+  Block &body = computeStage->getRegion(0).front();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    const ComputeInput &in = computeInputs[i];
+    if (in.splat)
+      continue;
+    if (!loads[in.loadIndex].denseRows) {
+      receiveOther(i, arg);
+      continue;
+    }
+    auto [current, next] = held[in.loadIndex];
+    if (advance) {
+      vec.unary(dc::Opcode::Mov, current, next);
+      vec.recv(next, elemType, Elements(vectorWidth), loadUnit);
+    }
+    vec.ext(reg[arg], current, next, lane);
+  }
+}

@@ -1,0 +1,105 @@
+//===- RowLayout.cpp - dense or padded rows in a scratchpad slot ----------===//
+//
+// Strategy: padded rows are preferred (every row starts on a vector of its
+// slot, no realignment costs a compute op), so a buffer gets dense rows
+// only where padding them would need a DMA transfer the description's
+// global access rule forbids: a strided copy whose stride (the tensor's
+// row stride) is not aligned to the rule's alignment. A dense slot is read
+// as one run, which needs the tile's rows to follow each other in global
+// memory: the tile spans whole rows of the tensor. Only loads of row
+// reductions on one scratchpad level are decided dense (the lowering
+// realigns their rows in the compute unit; stores and two levels keep
+// padded rows and their diagnostics).
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/RowLayout.h"
+
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::arch;
+using namespace ktflow::ktsched;
+
+namespace {
+
+/// The global-memory access rule of the DMA that fills `buffer`.
+const AccessRule *fillingDmaRule(BufferOp buffer, const ArchModel &model) {
+  if (buffer->getNumOperands() == 0)
+    return nullptr;
+  auto stage = buffer->getOperand(0).getDefiningOp<StageOp>();
+  if (!stage || stage.getRole() != "dma_load")
+    return nullptr;
+  auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(stage, "unit"));
+  std::optional<NodeId> unit = unitName ? model.lookupNode(unitName) : std::nullopt;
+  auto globals = model.memoriesBacking(KtirSpace::Global);
+  if (!unit || globals.empty())
+    return nullptr;
+  return model.node(*unit).accessTo(globals.front());
+}
+
+/// The tensor `buffer` holds a tile of.
+TensorOp tensorOf(BufferOp buffer) {
+  auto kernel = buffer->getParentOfType<KernelOp>();
+  StringRef name = bufferTensorName(buffer);
+  return kernel && !name.empty() ? kernel.lookupSymbol<TensorOp>(name) : TensorOp();
+}
+
+} // namespace
+
+bool ktflow::ktsched::hasDenseRows(Operation *buffer) {
+  auto decision = buffer->getAttrOfType<DecisionAttr>(kRowLayout);
+  auto value = decision ? dyn_cast<StringAttr>(decision.getValue()) : nullptr;
+  return value && value.getValue() == kDenseRows;
+}
+
+bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
+                                      const ArchModel &model) {
+  auto group = buffer->getParentOfType<GroupOp>();
+  if (!group)
+    return false;
+  int64_t rank = group.getSpace().size();
+  // A row reduction: the group folds the vector dimension.
+  ArrayRef<int64_t> reduced = group.getReduceDims();
+  if (rank != 2 || reduced.size() != 1 || reduced.front() != rank - 1)
+    return false;
+  // One scratchpad level: no buffer inside the tile's pipeline is filled
+  // by a DMA of its own.
+  for (BufferOp other : groupBuffers(group))
+    if (auto level = other->getAttrOfType<IntegerAttr>("level"); level && level.getInt() > 0)
+      return false;
+  auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
+  if (!dims || dims.size() != 2 || dims[0] != rank - 2 || dims[1] != rank - 1)
+    return false;
+  const AccessRule *rule = fillingDmaRule(buffer, model);
+  TensorOp tensor = tensorOf(buffer);
+  if (!rule || !tensor || tensor.getStrides().size() != 2)
+    return false;
+  if (!paddedRowPitch(buffer, tile, Bytes(1)))
+    return false;
+  auto type = buffer->getAttrOfType<TypeAttr>("element_type");
+  ElementSize size = elementSize(type ? type.getValue() : tensor.getElementType());
+  int64_t rowStride = tensor.getStrides()[0];
+  // Whole rows, back to back: one run from the tile's first byte.
+  if (rowStride != tile[rank - 1] || tensor.getStrides()[1] != 1)
+    return false;
+  return !rule->allowsAddress(toBytes(Elements(rowStride), size));
+}
+
+Bytes ktflow::ktsched::denseRowsBytes(BufferOp buffer, ArrayRef<int64_t> tile,
+                                      const ArchModel &model, Bytes granule) {
+  auto type = buffer->getAttrOfType<TypeAttr>("element_type");
+  ElementSize size = elementSize(type ? type.getValue() : Type());
+  SmallVector<int64_t> shape = bufferShape(buffer, tile);
+  int64_t elements = 1;
+  for (int64_t e : shape)
+    elements *= e;
+  const AccessRule *rule = fillingDmaRule(buffer, model);
+  Bytes lead = rule ? std::max(Bytes(1), rule->alignment) : Bytes(0);
+  auto group = buffer->getParentOfType<GroupOp>();
+  StageOp compute = group ? computeStage(group) : StageOp();
+  std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
+  Bytes vector = toBytes(Elements(lanes ? vectorStep(group, *lanes) : 1), size);
+  return (toBytes(Elements(elements), size) + lead).alignTo(vector).alignTo(granule) +
+         vector.alignTo(granule);
+}
