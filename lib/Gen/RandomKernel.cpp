@@ -391,6 +391,11 @@ void Generator::drawLoops() {
   // blocks nested in a row loop.
   if (reduces ? !onlyReductions : !rowLoop)
     return;
+  // Triton's per-row programs: one row per tile, its row sums carried as
+  // scalars (below).
+  if (reduces && spec.reduceDim == 1 && spec.distribution == Distribution::RowBlocks &&
+      spec.tileRows() > 1 && loops.chance(25))
+    spec.rows = spec.numTiles();
   int64_t extent = spec.walkedDim() == 0 ? spec.rows : spec.cols;
   // An accumulation's blocks must end where the data does (a block past the
   // end would fold masked zeros in, which the schedule does not absorb).
@@ -402,6 +407,9 @@ void Generator::drawLoops() {
     return;
   int64_t block = loops.pick(blocks);
   spec.innerBlock = block;
+  // One-element reductions: carried as scalars most of the time.
+  if (reduces && spec.reducedLength() == 1)
+    spec.scalarAccumulator = loops.chance(70);
 }
 
 } // namespace

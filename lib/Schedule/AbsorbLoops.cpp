@@ -31,6 +31,7 @@
 #include "ktflow/KTDP/KTDPOps.h"
 #include "ktflow/KTDP/KTDPTypes.h"
 #include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/ScalarResults.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 #include "ktflow/Schedule/SupportedOps.h"
 
@@ -57,10 +58,12 @@ using namespace ktflow::ktsched;
 namespace {
 
 /// One carried value of an accumulating loop: the reduction whose result
-/// the yield combines into the iter_arg.
+/// the yield combines into the iter_arg. A scalar iter_arg (Triton's form)
+/// takes the reduction's one element through `extract`.
 struct Accumulation {
   linalg::ReduceOp reduce;
   Operation *combine = nullptr;
+  tensor::ExtractOp extract;
 };
 
 /// What a loop absorbs: the tile dimension its blocks advance along, how
@@ -276,7 +279,8 @@ static FailureOr<SmallVector<Accumulation>> accumulationsOf(scf::ForOp loop, int
   SmallVector<Accumulation> result;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
-    if (!isa<RankedTensorType>(arg.getType()) || !arg.hasOneUse())
+    bool scalar = isa<FloatType>(arg.getType());
+    if ((!isa<RankedTensorType>(arg.getType()) && !scalar) || !arg.hasOneUse())
       return failure();
     Operation *combine = yield.getOperand(i).getDefiningOp();
     std::optional<StringRef> kind = combine ? combinerOf(combine) : std::nullopt;
@@ -285,6 +289,15 @@ static FailureOr<SmallVector<Accumulation>> accumulationsOf(scf::ForOp loop, int
     Value other = combine->getOperand(0) == arg ? combine->getOperand(1)
                   : combine->getOperand(1) == arg ? combine->getOperand(0)
                                                   : Value();
+    // A scalar carries the one element of the block's reduction.
+    tensor::ExtractOp extract;
+    if (scalar) {
+      extract = other ? other.getDefiningOp<tensor::ExtractOp>() : tensor::ExtractOp();
+      if (!extract || !extract->hasOneUse() ||
+          extract.getTensor().getType().getNumElements() != 1)
+        return failure();
+      other = extract.getTensor();
+    }
     auto reduce = other ? other.getDefiningOp<linalg::ReduceOp>() : linalg::ReduceOp();
     if (!reduce || reduce.getDimensions().size() != 1 || reduce.getDimensions()[0] != dim ||
         reduceCombiner(reduce) != kind || !reduce->hasOneUse())
@@ -293,7 +306,7 @@ static FailureOr<SmallVector<Accumulation>> accumulationsOf(scf::ForOp loop, int
     if (!inner || !isIdentity(*kind, *inner) ||
         !splatConstant(loop.getInitArgs()[i]))
       return failure();
-    result.push_back({reduce, combine});
+    result.push_back({reduce, combine, extract});
   }
   return result;
 }
@@ -314,7 +327,7 @@ static bool bodyIsAbsorbable(Absorption &a, int64_t rank) {
   bool accumulating = !a.accumulations.empty();
   auto isAccumulated = [&](Operation *op) {
     return llvm::any_of(a.accumulations, [&](const Accumulation &acc) {
-      return acc.reduce == op || acc.combine == op;
+      return acc.reduce == op || acc.combine == op || acc.extract == op;
     });
   };
   // An accumulation's identity init (a fill of an empty tensor, a
@@ -383,21 +396,32 @@ static void absorb(Absorption &a, int64_t rank) {
       }
     Accumulation *accumulation = nullptr;
     for (Accumulation &acc : a.accumulations)
-      if (acc.combine == &op || acc.reduce == &op)
+      if (acc.combine == &op || acc.reduce == &op || acc.extract == &op)
         accumulation = &acc;
     if (accumulation && accumulation->combine == &op) {
-      // The combine of the carried value becomes the wider reduction.
-      mapping.map(op.getResult(0), mapping.lookup(accumulation->reduce.getResult(0)));
+      // The combine of the carried value becomes the wider reduction (its
+      // one element, for a scalar).
+      Value reduced = accumulation->extract ? accumulation->extract.getResult()
+                                            : accumulation->reduce.getResult(0);
+      mapping.map(op.getResult(0), mapping.lookup(reduced));
       continue;
     }
     Operation *clone = b.clone(op, mapping);
-    if (accumulation) {
-      // The carried value's init is the wider reduction's.
-      Value reduced = accumulation->reduce.getResult(0);
+    if (accumulation && accumulation->reduce == &op) {
+      // The carried value's init is the wider reduction's: a scalar's,
+      // splat to the one-element result.
+      Value reduced = accumulation->extract ? accumulation->extract.getResult()
+                                            : accumulation->reduce.getResult(0);
       Operation *combine = accumulation->combine;
       auto arg = cast<BlockArgument>(combine->getOperand(0) == reduced ? combine->getOperand(1)
                                                                        : combine->getOperand(0));
       Value init = loop.getInitArgs()[arg.getArgNumber() - 1];
+      if (accumulation->extract) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(clone);
+        init = tensor::SplatOp::create(b, init.getLoc(),
+                                       accumulation->reduce.getResult(0).getType(), init);
+      }
       cast<linalg::ReduceOp>(clone).getDpsInitsMutable()[0].set(init);
       continue;
     }
@@ -504,6 +528,9 @@ struct AbsorbLoopsPass : ktflow::ktsched::impl::AbsorbLoopsBase<AbsorbLoopsPass>
       if (std::optional<Absorption> a = analyze(loop))
         absorb(*a, a->rank);
     }
+    // An absorbed scalar accumulation is the one element of its reduction:
+    // its scalar uses move onto that tensor.
+    liftOneElementScalars(getOperation());
   }
 };
 } // namespace
