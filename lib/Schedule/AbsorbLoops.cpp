@@ -309,7 +309,7 @@ static UnionMasking unionMasking(scf::ForOp loop, int64_t dim, int64_t trips) {
 static double combine(StringRef combiner, double a, double b) {
   if (combiner == "add")
     return a + b;
-  if (a == b)
+  if (a == 0.0 && b == 0.0) // signed zeros: max takes +0 unless both are -0
     return combiner == "max" ? (std::signbit(a) && std::signbit(b) ? -0.0 : 0.0)
                              : (std::signbit(a) || std::signbit(b) ? -0.0 : 0.0);
   return combiner == "max" ? std::max(a, b) : std::min(a, b);
@@ -497,11 +497,24 @@ static RankedTensorType widened(RankedTensorType type, int64_t dim, int64_t exte
   return RankedTensorType::get(shape, type.getElementType());
 }
 
+/// Whether `value` is a broadcast (into a static tensor.empty) along `dim`
+/// among others: a value computed before the loop that every block reads
+/// alike (example 19's row scale), so the wider block takes a wider copy.
+static bool isWidenableBroadcast(Value value, int64_t dim) {
+  auto broadcast = value.getDefiningOp<linalg::BroadcastOp>();
+  if (!broadcast || !llvm::is_contained(broadcast.getDimensions(), dim))
+    return false;
+  auto empty = broadcast.getInit().getDefiningOp<tensor::EmptyOp>();
+  return empty && empty.getType().hasStaticShape() && empty->hasOneUse();
+}
+
 /// Whether the body holds only what the wider block can take: index work,
 /// views, access tiles, loads, element-wise tensor ops of the tile rank and
 /// splat constants. An accumulating loop's reductions are its
 /// accumulations and it stores nothing; a loop without iter_args reduces
-/// nothing. Tensors from outside the loop are splat constants (widened too).
+/// nothing. Tensors from outside the loop are splat constants (widened too)
+/// or, for a loop without iter_args, broadcasts along the advancing
+/// dimension (widened copies).
 static bool bodyIsAbsorbable(Absorption &a, int64_t rank) {
   bool accumulating = !a.accumulations.empty();
   auto isAccumulated = [&](Operation *op) {
@@ -527,7 +540,8 @@ static bool bodyIsAbsorbable(Absorption &a, int64_t rank) {
     for (Value operand : op.getOperands())
       if (auto tensor = dyn_cast<RankedTensorType>(operand.getType());
           tensor && a.loop.isDefinedOutsideOfLoop(operand) &&
-          (!operand.getDefiningOp<arith::ConstantOp>() || !splatConstant(operand)))
+          (!operand.getDefiningOp<arith::ConstantOp>() || !splatConstant(operand)) &&
+          (accumulating || !isWidenableBroadcast(operand, a.dim)))
         return false;
     for (Type type : op.getResultTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(type)) {
@@ -569,7 +583,15 @@ static void absorb(Absorption &a, int64_t rank) {
       if (isa<RankedTensorType>(operand.getType()) && loop.isDefinedOutsideOfLoop(operand) &&
           !mapping.contains(operand) &&
           cast<RankedTensorType>(operand.getType()).getRank() == rank) {
-        Operation *copy = b.clone(*operand.getDefiningOp());
+        Operation *def = operand.getDefiningOp();
+        IRMapping inits;
+        if (auto broadcast = dyn_cast<linalg::BroadcastOp>(def)) {
+          // A broadcast from before the loop fills a wider empty tensor.
+          Operation *empty = b.clone(*broadcast.getInit().getDefiningOp());
+          widen(empty->getResult(0));
+          inits.map(broadcast.getInit(), empty->getResult(0));
+        }
+        Operation *copy = b.clone(*def, inits);
         widen(copy->getResult(0));
         mapping.map(operand, copy->getResult(0));
       }
@@ -705,16 +727,22 @@ namespace {
 struct AbsorbLoopsPass : ktflow::ktsched::impl::AbsorbLoopsBase<AbsorbLoopsPass> {
   void runOnOperation() override {
     // Post-order: inner loops before the loops holding them, so a row loop
-    // whose column-block loop was absorbed is seen without it.
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops) {
-      if (std::optional<Absorption> a = analyze(loop))
-        absorb(*a, a->rank);
+    // whose column-block loop was absorbed is seen without it. An absorbed
+    // scalar accumulation is the one element of its reduction: its scalar
+    // uses move onto that tensor, after which a later loop reading them
+    // (example 19's second loop, through a broadcast) may be absorbed too.
+    for (bool changed = true; changed;) {
+      changed = false;
+      SmallVector<scf::ForOp> loops;
+      getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops) {
+        if (std::optional<Absorption> a = analyze(loop)) {
+          absorb(*a, a->rank);
+          changed = true;
+        }
+      }
+      liftOneElementScalars(getOperation());
     }
-    // An absorbed scalar accumulation is the one element of its reduction:
-    // its scalar uses move onto that tensor.
-    liftOneElementScalars(getOperation());
   }
 };
 } // namespace
