@@ -76,6 +76,8 @@ private:
   /// A reduction's pieces: its identity init, the reduce of its node's
   /// value from `init`, the store of a reduced value.
   std::string reductionInit(const Output &output);
+  /// A scalar accumulator's init: the combiner's identity as a scalar constant.
+  std::string scalarIdentity(const Output &output);
   std::string reduction(const Output &output, const std::string &init);
   void storeReduction(const Output &output, const std::string &reduced);
   static llvm::StringRef combinerOf(const Output &output);
@@ -210,7 +212,8 @@ void Printer::printHeader(llvm::raw_ostream &os) {
        << (spec.walkedDim() == spec.reduceDim &&
                    llvm::any_of(spec.outputs,
                                 [](const Output &o) { return o.kind != OutputKind::Store; })
-               ? ", carrying the reductions as iter_args"
+               ? (spec.scalarAccumulator ? ", carrying the reductions as scalar iter_args"
+                                         : ", carrying the reductions as iter_args")
                : "")
        << ".\n";
   os << "// Expected result (each op rounded to " << elemTypeName(spec.computeType) << "):\n";
@@ -693,13 +696,17 @@ void Printer::printLoopBody(std::vector<bool> &printed) {
     return;
   }
   // An accumulation: each reduction's running value is an iter_arg that
-  // starts from the identity and takes every block's reduction.
+  // starts from the identity and takes every block's reduction (its one
+  // element, for a scalar accumulator).
   llvm::SmallVector<int64_t, 2> tile = tileShape();
   int64_t length = spec.reduceDim == 1 ? tile[0] : tile[1];
-  std::string accType = tensorType({length}, spec.computeType);
+  bool scalar = spec.scalarAccumulator;
+  llvm::StringRef elem = elemTypeName(spec.computeType);
+  std::string reducedType = tensorType({length}, spec.computeType);
+  std::string accType = scalar ? elem.str() : reducedType;
   std::vector<std::string> inits, carried;
   for (const Output &output : spec.outputs)
-    inits.push_back(reductionInit(output));
+    inits.push_back(scalar ? scalarIdentity(output) : reductionInit(output));
   std::string results = fresh("carried");
   std::string iterArgs, types;
   for (size_t i = 0; i < inits.size(); ++i) {
@@ -715,6 +722,12 @@ void Printer::printLoopBody(std::vector<bool> &printed) {
   std::vector<std::string> next;
   for (auto [i, output] : llvm::enumerate(spec.outputs)) {
     std::string part = reduction(output, reductionInit(output));
+    if (scalar) {
+      std::string element = fresh("part");
+      body << indent << element << " = tensor.extract " << part << "[" << zero
+           << "] : " << reducedType << "\n";
+      part = element;
+    }
     std::string combined = fresh("next");
     body << indent << combined << " = arith." << combinerOf(output) << " " << carried[i] << ", "
          << part << " : " << accType << "\n";
@@ -726,8 +739,26 @@ void Printer::printLoopBody(std::vector<bool> &printed) {
   body << " : " << types << "\n";
   indent = outer;
   body << indent << "}\n";
-  for (auto [i, output] : llvm::enumerate(spec.outputs))
-    storeReduction(output, results + "#" + std::to_string(i));
+  for (auto [i, output] : llvm::enumerate(spec.outputs)) {
+    std::string result = results + "#" + std::to_string(i);
+    if (scalar) {
+      std::string tensor = fresh("reduced");
+      body << indent << tensor << " = tensor.from_elements " << result << " : " << reducedType
+           << "\n";
+      result = tensor;
+    }
+    storeReduction(output, result);
+  }
+}
+
+std::string Printer::scalarIdentity(const Output &output) {
+  llvm::StringRef elem = elemTypeName(spec.computeType);
+  std::string init = fresh("identity");
+  std::string value = output.kind == OutputKind::ReduceSum
+                          ? std::string("0.0")
+                          : infinityHex(spec.computeType, output.kind == OutputKind::ReduceMax).str();
+  body << indent << init << " = arith.constant " << value << " : " << elem << "\n";
+  return init;
 }
 
 std::string describeNode(const KernelSpec &spec, unsigned index, size_t budget) {

@@ -86,6 +86,8 @@ int64_t KernelSpec::tileCols() const {
   return cols;
 }
 
+int64_t KernelSpec::reducedLength() const { return reduceDim == 1 ? tileRows() : tileCols(); }
+
 int64_t KernelSpec::chunkRows() const { return ceilDiv(rows, numTiles()); }
 
 unsigned KernelSpec::walkedDim() const {
@@ -188,5 +190,7 @@ std::optional<std::string> KernelSpec::validate() const {
       return "an inner loop without reductions is nested in a row loop";
     }
   }
+  if (scalarAccumulator && (innerBlock <= 0 || !hasReduce || reducedLength() != 1))
+    return "a scalar accumulator carries one-element reductions of an inner loop";
   return std::nullopt;
 }

@@ -391,17 +391,28 @@ void Generator::drawLoops() {
   // blocks nested in a row loop.
   if (reduces ? !onlyReductions : !rowLoop)
     return;
+  // Triton's per-row programs: one row per tile, its row sums carried as
+  // scalars (below).
+  if (reduces && spec.reduceDim == 1 && spec.distribution == Distribution::RowBlocks &&
+      spec.tileRows() > 1 && loops.chance(25))
+    spec.rows = spec.numTiles();
   int64_t extent = spec.walkedDim() == 0 ? spec.rows : spec.cols;
-  // An accumulation's blocks must end where the data does (a block past the
-  // end would fold masked zeros in, which the schedule does not absorb).
+  // An accumulation's blocks end where the data does, or now and then pass
+  // it: KTIR folds the masked points in as zeros (through the ops before
+  // the reduction), which the schedule absorbs where that is a constant
+  // the init can take, and diagnoses otherwise.
+  bool overhang = reduces && loops.chance(30);
   std::vector<int64_t> blocks;
   for (int64_t b : {8, 16, 32, 64, 128})
-    if (b < extent && (!reduces || extent % b == 0))
+    if (b < extent && (!reduces || overhang || extent % b == 0))
       blocks.push_back(b);
   if (blocks.empty())
     return;
   int64_t block = loops.pick(blocks);
   spec.innerBlock = block;
+  // One-element reductions: carried as scalars most of the time.
+  if (reduces && spec.reducedLength() == 1)
+    spec.scalarAccumulator = loops.chance(70);
 }
 
 } // namespace

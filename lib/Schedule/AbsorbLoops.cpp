@@ -14,7 +14,12 @@
 //    initialised with the carried value's init; the accumulator is the
 //    reduction's (registers per result vector in the lowering), resident
 //    across what were the iterations. Sums are reordered, which ktir.md
-//    §7.3's tolerance for reductions allows.
+//    §7.3's tolerance for reductions allows. A scalar iter_arg (Triton's
+//    running sum) is the same accumulation of a reduction's one element
+//    (tensor.extract): the union's reduction is initialised with the
+//    scalar init splat to its one-element result, the loop's result is
+//    that element, and its scalar uses then move onto the tensor
+//    (ScalarResults.h).
 //  * a loop without `iter_args` nested in another loop (column blocks of a
 //    row loop): the wider block takes the inner loop's place, so the outer
 //    loop is the group's one loop level.
@@ -22,7 +27,11 @@
 // The trip count must be the same on every grid tile (the wider block has
 // one static shape); the last iteration's overhang past the loop's bound is
 // part of the union exactly as it was part of the last block (the views'
-// coordinate sets mask it). The rewritten access tiles record what they
+// coordinate sets mask it). KTIR loads masked points as zeros and an
+// accumulation folds in what the body makes of them, the lowering only
+// valid elements: a union past a view's end is absorbed when that value is
+// a known constant (maskedValue) the init can take — zero into a sum, any
+// value into a max or min that every grid tile's union folds in alike. The rewritten access tiles record what they
 // absorbed (`ktsched.absorbed_loop`), and the compute groups carry it.
 // Loops this pass leaves alone are diagnosed by the input check.
 //
@@ -31,12 +40,14 @@
 #include "ktflow/KTDP/KTDPOps.h"
 #include "ktflow/KTDP/KTDPTypes.h"
 #include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/ScalarResults.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 #include "ktflow/Schedule/SupportedOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -57,10 +68,15 @@ using namespace ktflow::ktsched;
 namespace {
 
 /// One carried value of an accumulating loop: the reduction whose result
-/// the yield combines into the iter_arg.
+/// the yield combines into the iter_arg. A scalar iter_arg (Triton's form)
+/// takes the reduction's one element through `extract`.
 struct Accumulation {
   linalg::ReduceOp reduce;
   Operation *combine = nullptr;
+  tensor::ExtractOp extract;
+  /// Where the union has masked points: the init with their value folded
+  /// in (the loop's init when that changes nothing).
+  std::optional<double> maskedInit;
 };
 
 /// What a loop absorbs: the tile dimension its blocks advance along, how
@@ -216,29 +232,38 @@ static SmallVector<int64_t, 3> gridOf(Operation *op) {
   return grid;
 }
 
-/// Whether every block an accumulating loop loads lies inside its view
-/// along the advancing dimension, on every grid tile. KTIR reads masked
-/// points as zeros that a reduction then folds in; the lowering folds only
-/// valid elements, so a union past a view's end is left unabsorbed.
-static bool unionInsideViews(scf::ForOp loop, int64_t dim, int64_t trips) {
+/// How the blocks an accumulating loop loads lie against their views along
+/// the advancing dimension, over the grid tiles. KTIR reads masked points
+/// as zeros, which the reduction folds in (after the element-wise ops
+/// before it); the lowering folds only valid elements.
+struct UnionMasking {
+  /// Every load traced, and where some are masked, all alike on each tile
+  /// (the same valid span), with at least one valid point.
+  bool known = true;
+  bool anyMasked = false;
+  bool everyTileMasked = true;
+};
+
+static UnionMasking unionMasking(scf::ForOp loop, int64_t dim, int64_t trips) {
+  UnionMasking result;
   SmallVector<Value> ivs = enclosingIvs(loop);
   unsigned ivDim = 3 + ivs.size() - 1;
   FailureOr<AffineExpr> lb = traceAffineIndexOver(loop.getLowerBound(), ivs);
   if (failed(lb))
-    return false;
+    return {false};
   SmallVector<int64_t, 3> grid = gridOf(loop);
-  bool inside = true;
+  int64_t tiles = grid[0] * grid[1] * grid[2];
+  // Per grid tile: the union's span and its valid part, of the first load.
+  SmallVector<std::array<int64_t, 4>> spans;
   loop.getBody()->walk([&](ktdp::LoadOp load) {
     auto tile = load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
     auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
                      : ktdp::ConstructMemoryViewOp();
-    if (!view || !view.getCoordinateSet()) {
-      inside = false;
-      return;
-    }
-    FailureOr<AffineMap> traced = tileAnchor(tile, ivs, ivDim);
+    FailureOr<AffineMap> traced =
+        view && view.getCoordinateSet() ? tileAnchor(tile, ivs, ivDim)
+                                        : FailureOr<AffineMap>(failure());
     if (failed(traced)) {
-      inside = false;
+      result.known = false;
       return;
     }
     AffineMap anchor = *traced;
@@ -248,27 +273,147 @@ static bool unionInsideViews(scf::ForOp loop, int64_t dim, int64_t trips) {
     // Outer loop variables must not move the block along this dimension.
     for (unsigned d = 3; d < ivDim; ++d)
       if (at.isFunctionOfDim(d)) {
-        inside = false;
+        result.known = false;
         return;
       }
     ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
     ktdp::BoundingBox bounds = ktdp::computeBoundingBox(*view.getCoordinateSet());
     if (!bounds.isBounded() || (int64_t)bounds.lower.size() <= dim) {
-      inside = false;
+      result.known = false;
       return;
     }
     int64_t low = bounds.lower[dim], high = bounds.lower[dim] + bounds.getExtents()[dim];
-    for (int64_t c = 0; c < grid[0] * grid[1] * grid[2] && inside; ++c) {
+    bool first = spans.empty();
+    for (int64_t c = 0; c < tiles && result.known; ++c) {
       SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
                                      c / (grid[0] * grid[1])};
       coords.resize(ivDim + 1, 0);
-      int64_t first = at.compose(coords)[0] + box.lower[dim];
-      int64_t end = first + box.getExtents()[dim] * trips;
-      inside = first >= low && end <= high;
+      int64_t begin = at.compose(coords)[0] + box.lower[dim];
+      int64_t end = begin + box.getExtents()[dim] * trips;
+      std::array<int64_t, 4> span = {begin, end, std::max(begin, low), std::min(end, high)};
+      if (first)
+        spans.push_back(span);
+      bool masked = begin < low || end > high;
+      result.anyMasked |= masked;
+      result.everyTileMasked &= masked;
+      // A union with no valid point, or loads masked differently (a point
+      // masked in one and valid in another takes no constant value).
+      if (span[2] >= span[3] || ((masked || result.anyMasked) && spans[c] != span))
+        result.known = false;
     }
   });
-  return inside;
+  return result;
 }
+
+/// `combiner` applied to `a` and `b` (max and min order signed zeros).
+static double combine(StringRef combiner, double a, double b) {
+  if (combiner == "add")
+    return a + b;
+  if (a == 0.0 && b == 0.0) // signed zeros: max takes +0 unless both are -0
+    return combiner == "max" ? (std::signbit(a) && std::signbit(b) ? -0.0 : 0.0)
+                             : (std::signbit(a) || std::signbit(b) ? -0.0 : 0.0);
+  return combiner == "max" ? std::max(a, b) : std::min(a, b);
+}
+
+/// `x` rounded to the float type `type` (to nearest, ties to even).
+static double roundTo(Type type, double x) {
+  auto floatType = dyn_cast<FloatType>(type);
+  if (!floatType)
+    return x;
+  llvm::APFloat value(x);
+  bool lost = false;
+  value.convert(floatType.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return value.convertToDouble();
+}
+
+/// The value `value` takes at a block's masked points, which KTIR loads as
+/// +0, where every op on the way is known there: arithmetic (add, sub, mul,
+/// div, rounded to the op's type as the interpreter rounds), casts,
+/// negation, abs, max, min and select; exp, log, sqrt, rsqrt, tanh, erf and
+/// pow only where their results are exact (exp(0), log(1), sqrt(0),
+/// rsqrt(1), tanh(0), erf(0), pow(1, x), pow(x, 0)). Splat constants are
+/// themselves.
+static std::optional<double> maskedValue(Value value) {
+  if (std::optional<double> constant = splatConstant(value))
+    return constant;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumResults() != 1)
+    return std::nullopt;
+  if (isa<ktdp::LoadOp>(def))
+    return 0.0;
+  ValueRange operands = def->getOperands();
+  if (auto named = dyn_cast<linalg::LinalgOp>(def))
+    operands = named.getDpsInputs();
+  SmallVector<double, 3> v;
+  for (Value operand : operands) {
+    std::optional<double> known = maskedValue(operand);
+    if (!known)
+      return std::nullopt;
+    v.push_back(*known);
+  }
+  Type type = getElementTypeOrSelf(def->getResult(0).getType());
+  auto exact = [](double x) { return std::optional<double>(x); };
+  auto zero = [](double x) { return x == 0.0; };
+  if (isa<arith::ExtFOp, arith::TruncFOp>(def))
+    return roundTo(type, v[0]);
+  if (isa<arith::NegFOp, linalg::NegFOp>(def))
+    return -v[0];
+  if (isa<math::AbsFOp, linalg::AbsOp>(def))
+    return std::fabs(v[0]);
+  if (isa<math::ExpOp, linalg::ExpOp>(def))
+    return zero(v[0]) ? exact(1.0) : std::nullopt;
+  if (isa<math::LogOp, linalg::LogOp>(def))
+    return v[0] == 1.0 ? exact(0.0) : std::nullopt;
+  if (isa<math::SqrtOp, math::TanhOp, math::ErfOp, linalg::SqrtOp, linalg::TanhOp,
+          linalg::ErfOp>(def))
+    return zero(v[0]) ? exact(v[0]) : std::nullopt;
+  if (isa<math::RsqrtOp, linalg::RsqrtOp>(def))
+    return v[0] == 1.0 ? exact(1.0) : std::nullopt;
+  if (isa<math::PowFOp, linalg::PowFOp>(def))
+    return v[0] == 1.0 || zero(v[1]) ? exact(1.0) : std::nullopt;
+  if (auto select = dyn_cast<arith::SelectOp>(def)) {
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+    std::optional<double> l = cmp ? maskedValue(cmp.getLhs()) : std::nullopt;
+    std::optional<double> r = cmp ? maskedValue(cmp.getRhs()) : std::nullopt;
+    if (!l || !r || v.size() != 3)
+      return std::nullopt;
+    std::optional<bool> taken;
+    switch (cmp.getPredicate()) {
+    case arith::CmpFPredicate::OLT: taken = *l < *r; break;
+    case arith::CmpFPredicate::OLE: taken = *l <= *r; break;
+    case arith::CmpFPredicate::OGT: taken = *l > *r; break;
+    case arith::CmpFPredicate::OGE: taken = *l >= *r; break;
+    case arith::CmpFPredicate::OEQ: taken = *l == *r; break;
+    case arith::CmpFPredicate::UNE: taken = *l != *r; break;
+    default: break;
+    }
+    if (!taken)
+      return std::nullopt;
+    return *taken ? v[1] : v[2];
+  }
+  if (v.size() != 2)
+    return std::nullopt;
+  double a = v[0], b = v[1];
+  // Sums, differences, products and quotients of two values of `type`: in
+  // double, then rounded to `type`, which is the correctly rounded result
+  // (double has more than twice the precision plus two bits of f32, f16
+  // and bf16), as the interpreter's.
+  if (isa<arith::AddFOp, linalg::AddOp>(def))
+    return roundTo(type, a + b);
+  if (isa<arith::SubFOp, linalg::SubOp>(def))
+    return roundTo(type, a - b);
+  if (isa<arith::MulFOp, linalg::MulOp>(def))
+    return roundTo(type, a * b);
+  if (isa<arith::DivFOp, linalg::DivOp>(def))
+    return zero(b) ? std::nullopt : exact(roundTo(type, a / b));
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, linalg::MaxOp>(def))
+    return combine("max", a, b);
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, linalg::MinOp>(def))
+    return combine("min", a, b);
+  return std::nullopt;
+}
+
 
 /// The accumulations of `loop`'s iter_args, or failure when a carried value
 /// is anything else.
@@ -276,7 +421,8 @@ static FailureOr<SmallVector<Accumulation>> accumulationsOf(scf::ForOp loop, int
   SmallVector<Accumulation> result;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
-    if (!isa<RankedTensorType>(arg.getType()) || !arg.hasOneUse())
+    bool scalar = isa<FloatType>(arg.getType());
+    if ((!isa<RankedTensorType>(arg.getType()) && !scalar) || !arg.hasOneUse())
       return failure();
     Operation *combine = yield.getOperand(i).getDefiningOp();
     std::optional<StringRef> kind = combine ? combinerOf(combine) : std::nullopt;
@@ -285,6 +431,15 @@ static FailureOr<SmallVector<Accumulation>> accumulationsOf(scf::ForOp loop, int
     Value other = combine->getOperand(0) == arg ? combine->getOperand(1)
                   : combine->getOperand(1) == arg ? combine->getOperand(0)
                                                   : Value();
+    // A scalar carries the one element of the block's reduction.
+    tensor::ExtractOp extract;
+    if (scalar) {
+      extract = other ? other.getDefiningOp<tensor::ExtractOp>() : tensor::ExtractOp();
+      if (!extract || !extract->hasOneUse() ||
+          extract.getTensor().getType().getNumElements() != 1)
+        return failure();
+      other = extract.getTensor();
+    }
     auto reduce = other ? other.getDefiningOp<linalg::ReduceOp>() : linalg::ReduceOp();
     if (!reduce || reduce.getDimensions().size() != 1 || reduce.getDimensions()[0] != dim ||
         reduceCombiner(reduce) != kind || !reduce->hasOneUse())
@@ -293,9 +448,46 @@ static FailureOr<SmallVector<Accumulation>> accumulationsOf(scf::ForOp loop, int
     if (!inner || !isIdentity(*kind, *inner) ||
         !splatConstant(loop.getInitArgs()[i]))
       return failure();
-    result.push_back({reduce, combine});
+    result.push_back({reduce, combine, extract});
   }
   return result;
+}
+
+/// The init of the iter_arg `acc` combines into.
+static Value carriedInit(scf::ForOp loop, Accumulation acc) {
+  Value reduced = acc.extract ? acc.extract.getResult() : acc.reduce.getResult(0);
+  Operation *combine = acc.combine;
+  auto arg = cast<BlockArgument>(combine->getOperand(0) == reduced ? combine->getOperand(1)
+                                                                   : combine->getOperand(0));
+  return loop.getInitArgs()[arg.getArgNumber() - 1];
+}
+
+/// Where an accumulating loop's union has masked points, what KTIR folds in
+/// there must be a constant the init can take instead: the same on every
+/// tile's points (zero for a sum, which then changes nothing; any constant
+/// for a max or min, on every grid tile alike, folded into the init).
+static LogicalResult foldMaskedPoints(Absorption &a) {
+  UnionMasking masking = unionMasking(a.loop, a.dim, a.trips);
+  if (!masking.known)
+    return failure();
+  if (!masking.anyMasked)
+    return success();
+  for (Accumulation &acc : a.accumulations) {
+    StringRef kind = *reduceCombiner(acc.reduce);
+    std::optional<double> masked = maskedValue(acc.reduce.getInputs()[0]);
+    std::optional<double> init = splatConstant(carriedInit(a.loop, acc));
+    if (!masked || !init)
+      return failure();
+    if (kind == "add") {
+      if (*masked != 0.0)
+        return failure();
+      continue;
+    }
+    if (!masking.everyTileMasked)
+      return failure();
+    acc.maskedInit = combine(kind, *init, *masked);
+  }
+  return success();
 }
 
 /// `type` with `extent` along dimension `dim`.
@@ -305,16 +497,29 @@ static RankedTensorType widened(RankedTensorType type, int64_t dim, int64_t exte
   return RankedTensorType::get(shape, type.getElementType());
 }
 
+/// Whether `value` is a broadcast (into a static tensor.empty) along `dim`
+/// among others: a value computed before the loop that every block reads
+/// alike (example 19's row scale), so the wider block takes a wider copy.
+static bool isWidenableBroadcast(Value value, int64_t dim) {
+  auto broadcast = value.getDefiningOp<linalg::BroadcastOp>();
+  if (!broadcast || !llvm::is_contained(broadcast.getDimensions(), dim))
+    return false;
+  auto empty = broadcast.getInit().getDefiningOp<tensor::EmptyOp>();
+  return empty && empty.getType().hasStaticShape() && empty->hasOneUse();
+}
+
 /// Whether the body holds only what the wider block can take: index work,
 /// views, access tiles, loads, element-wise tensor ops of the tile rank and
 /// splat constants. An accumulating loop's reductions are its
 /// accumulations and it stores nothing; a loop without iter_args reduces
-/// nothing. Tensors from outside the loop are splat constants (widened too).
+/// nothing. Tensors from outside the loop are splat constants (widened too)
+/// or, for a loop without iter_args, broadcasts along the advancing
+/// dimension (widened copies).
 static bool bodyIsAbsorbable(Absorption &a, int64_t rank) {
   bool accumulating = !a.accumulations.empty();
   auto isAccumulated = [&](Operation *op) {
     return llvm::any_of(a.accumulations, [&](const Accumulation &acc) {
-      return acc.reduce == op || acc.combine == op;
+      return acc.reduce == op || acc.combine == op || acc.extract == op;
     });
   };
   // An accumulation's identity init (a fill of an empty tensor, a
@@ -335,7 +540,8 @@ static bool bodyIsAbsorbable(Absorption &a, int64_t rank) {
     for (Value operand : op.getOperands())
       if (auto tensor = dyn_cast<RankedTensorType>(operand.getType());
           tensor && a.loop.isDefinedOutsideOfLoop(operand) &&
-          (!operand.getDefiningOp<arith::ConstantOp>() || !splatConstant(operand)))
+          (!operand.getDefiningOp<arith::ConstantOp>() || !splatConstant(operand)) &&
+          (accumulating || !isWidenableBroadcast(operand, a.dim)))
         return false;
     for (Type type : op.getResultTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(type)) {
@@ -377,27 +583,51 @@ static void absorb(Absorption &a, int64_t rank) {
       if (isa<RankedTensorType>(operand.getType()) && loop.isDefinedOutsideOfLoop(operand) &&
           !mapping.contains(operand) &&
           cast<RankedTensorType>(operand.getType()).getRank() == rank) {
-        Operation *copy = b.clone(*operand.getDefiningOp());
+        Operation *def = operand.getDefiningOp();
+        IRMapping inits;
+        if (auto broadcast = dyn_cast<linalg::BroadcastOp>(def)) {
+          // A broadcast from before the loop fills a wider empty tensor.
+          Operation *empty = b.clone(*broadcast.getInit().getDefiningOp());
+          widen(empty->getResult(0));
+          inits.map(broadcast.getInit(), empty->getResult(0));
+        }
+        Operation *copy = b.clone(*def, inits);
         widen(copy->getResult(0));
         mapping.map(operand, copy->getResult(0));
       }
     Accumulation *accumulation = nullptr;
     for (Accumulation &acc : a.accumulations)
-      if (acc.combine == &op || acc.reduce == &op)
+      if (acc.combine == &op || acc.reduce == &op || acc.extract == &op)
         accumulation = &acc;
     if (accumulation && accumulation->combine == &op) {
-      // The combine of the carried value becomes the wider reduction.
-      mapping.map(op.getResult(0), mapping.lookup(accumulation->reduce.getResult(0)));
+      // The combine of the carried value becomes the wider reduction (its
+      // one element, for a scalar).
+      Value reduced = accumulation->extract ? accumulation->extract.getResult()
+                                            : accumulation->reduce.getResult(0);
+      mapping.map(op.getResult(0), mapping.lookup(reduced));
       continue;
     }
     Operation *clone = b.clone(op, mapping);
-    if (accumulation) {
-      // The carried value's init is the wider reduction's.
-      Value reduced = accumulation->reduce.getResult(0);
-      Operation *combine = accumulation->combine;
-      auto arg = cast<BlockArgument>(combine->getOperand(0) == reduced ? combine->getOperand(1)
-                                                                       : combine->getOperand(0));
-      Value init = loop.getInitArgs()[arg.getArgNumber() - 1];
+    if (accumulation && accumulation->reduce == &op) {
+      // The carried value's init is the wider reduction's (with the masked
+      // points' value folded in, where that changes it): a scalar's, splat
+      // to the one-element result.
+      Value init = carriedInit(loop, *accumulation);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(clone);
+      if (accumulation->maskedInit) {
+        Type type = init.getType();
+        auto element = cast<FloatType>(getElementTypeOrSelf(type));
+        FloatAttr value = b.getFloatAttr(element, *accumulation->maskedInit);
+        init = arith::ConstantOp::create(
+            b, init.getLoc(), type,
+            isa<RankedTensorType>(type)
+                ? TypedAttr(SplatElementsAttr::get(cast<RankedTensorType>(type), value))
+                : TypedAttr(value));
+      }
+      if (accumulation->extract)
+        init = tensor::SplatOp::create(b, init.getLoc(),
+                                       accumulation->reduce.getResult(0).getType(), init);
       cast<linalg::ReduceOp>(clone).getDpsInitsMutable()[0].set(init);
       continue;
     }
@@ -461,7 +691,7 @@ static std::optional<Absorption> analyze(scf::ForOp loop) {
   if (failed(accumulations))
     return std::nullopt;
   a.accumulations = std::move(*accumulations);
-  if (!a.accumulations.empty() && !unionInsideViews(loop, a.dim, a.trips))
+  if (!a.accumulations.empty() && failed(foldMaskedPoints(a)))
     return std::nullopt;
   int64_t rank = -1;
   bool sameRank = true;
@@ -497,12 +727,21 @@ namespace {
 struct AbsorbLoopsPass : ktflow::ktsched::impl::AbsorbLoopsBase<AbsorbLoopsPass> {
   void runOnOperation() override {
     // Post-order: inner loops before the loops holding them, so a row loop
-    // whose column-block loop was absorbed is seen without it.
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops) {
-      if (std::optional<Absorption> a = analyze(loop))
-        absorb(*a, a->rank);
+    // whose column-block loop was absorbed is seen without it. An absorbed
+    // scalar accumulation is the one element of its reduction: its scalar
+    // uses move onto that tensor, after which a later loop reading them
+    // (example 19's second loop, through a broadcast) may be absorbed too.
+    for (bool changed = true; changed;) {
+      changed = false;
+      SmallVector<scf::ForOp> loops;
+      getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops) {
+        if (std::optional<Absorption> a = analyze(loop)) {
+          absorb(*a, a->rank);
+          changed = true;
+        }
+      }
+      liftOneElementScalars(getOperation());
     }
   }
 };

@@ -62,12 +62,19 @@ struct BufferPipelinesPass : ktflow::ktsched::impl::BufferPipelinesBase<BufferPi
           return signalPassFailure();
         for (const MemoryUse &use : *uses)
           if (use.need > use.budget) {
-            group.emitError("buffers of group @")
+            InFlightDiagnostic diag =
+                group.emitError("buffers of group @")
                 << group.getSymName() << " at depth " << (int64_t)depth << " need at least "
                 << use.need.count() << " bytes of @" << model->node(use.memory).name
                 << " per sub-core, but only " << use.budget.count() << " bytes are available ("
                 << model->node(use.memory).memory.usable().count() << " usable, shared by "
                 << use.sharers << " sub-cores)";
+            // What would let it fit: the reduced dimensions are the ones
+            // no tile cuts.
+            for (int64_t d : group.getReduceDims())
+              diag.attachNote() << "the reduced dimension " << d << " (" << group.getSpace()[d]
+                                << " elements) is whole in every tile: an accumulator kept "
+                                   "across the tiles of a reduction is not built";
             return signalPassFailure();
           }
       }

@@ -468,8 +468,10 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
                             "scheduled only as an accumulation (combined by add, max or min "
                             "with a reduction of the same combiner, from a constant init, "
                             "over the dimension along which the loop's blocks are adjacent, "
-                            "with as many iterations on every grid tile and every block inside "
-                            "its view: masked points would be folded in as zeros)");
+                            "with as many iterations on every grid tile; where blocks pass their "
+                            "view's end, the masked points, loaded as zeros, must fold in a "
+                            "constant the init can take: zero into a sum, any into a max or min "
+                            "whose blocks pass the end on every grid tile)");
     if (loop->getParentOfType<scf::ForOp>())
       return loop.emitError("nested 'scf.for' not supported: the schedule has one loop "
                             "level; an inner loop is absorbed into the tile only when its "

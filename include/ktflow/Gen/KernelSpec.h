@@ -151,6 +151,11 @@ struct KernelSpec {
   /// storing them after the loop (an accumulation), or, without
   /// reductions, along the columns inside a row loop (nested loops).
   int64_t innerBlock = 0;
+  /// An accumulating inner loop whose reductions have one element each
+  /// carries them as scalar iter_args (Triton's running sums): each block's
+  /// reduction is read by tensor.extract and combined with the scalar,
+  /// which tensor.from_elements makes a tensor again for the store.
+  bool scalarAccumulator = false;
   std::vector<Buffer> buffers;
   std::vector<Node> nodes;
   std::vector<Output> outputs;
@@ -159,6 +164,8 @@ struct KernelSpec {
   /// The per-tile tile shape implied by the distribution (tr, tc).
   int64_t tileRows() const;
   int64_t tileCols() const;
+  /// The elements of one tile's reduction result (rank 2 only).
+  int64_t reducedLength() const;
   /// ClampedRowLoop: the rows of one tile's chunk, ceil(R/T).
   int64_t chunkRows() const;
   /// The dimension an inner loop walks (innerBlock > 0): the reduced one,

@@ -56,9 +56,13 @@ def AbsorbLoops : Pass<"ktsched-absorb-loops", "::mlir::ModuleOp"> {
     span, initialised with the carried value's init; a loop without
     iter_args nested in another loop becomes one wider block. The rewritten
     access tiles carry `ktsched.absorbed_loop = {dim, trips, carried}`.
-    Other loops are left for the input check to diagnose.
+    A scalar iter_arg (the one element of each block's reduction, read by
+    tensor.extract) becomes the one-element result of the wider reduction;
+    scalar uses of one-element tensors then move onto the tensors
+    (ScalarResults.h). Other loops are left for the input check to diagnose.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def CheckInput : Pass<"ktsched-check-input", "::mlir::ModuleOp"> {
