@@ -41,6 +41,8 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace ktflow;
@@ -64,6 +66,9 @@ struct TransferShape {
   std::string memory;
   /// Its buffer holds dense rows, which the compute unit realigns.
   bool denseRows = false;
+  /// Times each tile is read from that buffer: once, or in a group of
+  /// phases once per phase that reads it (the slot stays resident).
+  int64_t reads = 1;
 
   /// Elements this transfer moves per grid tile and loop iteration over the
   /// valid extent `space` (a partly masked tile moves only its valid points).
@@ -225,6 +230,58 @@ LogicalResult WorkloadBuilder::readClasses(GroupShape &shape, Operation *outer) 
   return success();
 }
 
+/// A group of phases (`phases`) reads a load once per phase whose values
+/// need it: per reduction phase, the backward slice of its reductions'
+/// operands, and the final phase's of the stored values, each stopping at
+/// the per-row results of earlier phases.
+static void countPhaseReads(GroupShape &shape) {
+  if (!shape.group->hasAttr("phases"))
+    return;
+  Block &body = shape.computeStage->getRegion(0).front();
+  // Phase -> the values it computes (0: the final phase; reductions from 1).
+  llvm::MapVector<int64_t, SmallVector<Value>> roots;
+  for (Operation &op : body) {
+    auto vop = llvm::dyn_cast<ks::VectorOp>(op);
+    if (vop && vop.getKind() == "reduce")
+      if (auto phase = vop->getAttrOfType<IntegerAttr>("phase"))
+        roots[phase.getInt()].push_back(vop.getOperand(0));
+    if (auto yield = llvm::dyn_cast<ks::YieldOp>(op))
+      roots[0].append(yield.getValues().begin(), yield.getValues().end()); // the final phase
+  }
+  SmallVector<int64_t> argReads(body.getNumArguments(), 0);
+  for (auto &[phase, values] : roots) {
+    llvm::DenseSet<Value> seen;
+    SmallVector<Value> work(values);
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+        ++argReads[arg.getArgNumber()];
+        continue;
+      }
+      auto vop = v.getDefiningOp<ks::VectorOp>();
+      if (!vop || vop.getKind() == "reduce")
+        continue;
+      work.append(vop->operand_begin(), vop->operand_end());
+    }
+  }
+  // Compute operand j is transfer k's channel: result k of the stage that
+  // reads the buffers, through a FIFO or a buffer.
+  for (auto [j, operand] : llvm::enumerate(shape.computeStage->getOperands())) {
+    Value v = operand;
+    while (Operation *def = v.getDefiningOp()) {
+      if (!llvm::isa<ks::FifoOp, ks::BufferOp>(def))
+        break;
+      v = def->getOperand(0);
+    }
+    auto result = llvm::dyn_cast<OpResult>(v);
+    if (result && llvm::isa<ks::StageOp>(result.getOwner()) &&
+        result.getResultNumber() < shape.loads.size() && j < argReads.size())
+      shape.loads[result.getResultNumber()].reads = std::max<int64_t>(1, argReads[j]);
+  }
+}
+
 FailureOr<GroupShape> WorkloadBuilder::readGroup(ks::GroupOp group) {
   GroupShape shape;
   shape.group = group;
@@ -299,6 +356,7 @@ FailureOr<GroupShape> WorkloadBuilder::readGroup(ks::GroupOp group) {
   }
   if (failed(readLoop(shape)) || failed(readClasses(shape, outer)))
     return failure();
+  countPhaseReads(shape);
   return shape;
 }
 
@@ -310,6 +368,18 @@ static bool followsReduction(Value value) {
     return false;
   return vop.getKind() == "reduce" ||
          llvm::any_of(vop->getOperands(), [](Value v) { return followsReduction(v); });
+}
+
+/// Whether `vop` reads, through its operands, a value that differs along a
+/// row: a loaded input (a block argument read every vector) rather than
+/// only per-row results, constants and scalars.
+static bool readsRow(ks::VectorOp vop, Operation *computeStage) {
+  return llvm::any_of(vop->getOperands(), [&](Value v) {
+    if (auto arg = llvm::dyn_cast<BlockArgument>(v))
+      return !computeStage->getOperand(arg.getArgNumber()).getDefiningOp<ks::ScalarArgOp>();
+    auto def = v.getDefiningOp<ks::VectorOp>();
+    return def && def.getKind() != "reduce" && readsRow(def, computeStage);
+  });
 }
 
 /// A vop that only serves a reduction: the `reduce` itself, an epilogue op
@@ -344,7 +414,10 @@ void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
     if (auto route = model.route({from, 0}, {to, 0}))
       model.addRouteTraffic(workload, *route, bytes);
   };
-  bool reduction = shape.reduceDim >= 0;
+  // A group of phases stores whole rows and computes every op of its
+  // rows per element (per-row ops once per row), as an element-wise group.
+  bool phased = shape.group->hasAttr("phases");
+  bool reduction = shape.reduceDim >= 0 && !phased;
   for (const TransferShape &t : shape.loads) {
     Bytes bytes =
         toBytes(Elements(t.validElements(set.space) * set.tiles * set.loopTrips), t.esize);
@@ -364,7 +437,8 @@ void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
     chargeRoute(globalNodes.front(), *memNode, bytes);
     // Each buffer's elements in its own type (an f32 input of an f16
     // output moves twice the bytes per element).
-    chargeRoute(*memNode, computeNode, toBytes(Elements(elementsPerGridTile * set.tiles), t.esize));
+    chargeRoute(*memNode, computeNode,
+                toBytes(Elements(elementsPerGridTile * set.tiles * t.reads), t.esize));
   }
   for (const TransferShape &t : shape.stores) {
     // A reduction sends only its results back.
@@ -388,6 +462,23 @@ void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
     if (!vop)
       continue;
     StringRef kind = vop.getKind();
+    if (phased && kind == "reduce") {
+      auto combiner = vop->getAttrOfType<StringAttr>("combiner");
+      workload.addCompute(computeNode, combiner ? combiner.getValue() : "add", elementType,
+                          elementsPerGridTile * set.tiles);
+      workload.addCompute(computeNode, "reduce", elementType,
+                          elementsPerGridTile * set.tiles / set.space[shape.reduceDim] *
+                              shape.vectorStep);
+      continue;
+    }
+    if (phased && kind == "const" && isReductionOnly(vop))
+      continue;
+    if (phased && followsReduction(vop.getResult()) && !readsRow(vop, shape.computeStage)) {
+      // A per-row op (a mean, rsqrt(var + eps)): once per row.
+      workload.addCompute(computeNode, kind, elementType,
+                          elementsPerGridTile * set.tiles / set.space[shape.reduceDim]);
+      continue;
+    }
     if (reduction && isReductionOnly(vop)) {
       // A fold is one combine per element, plus (folding the last
       // dimension) one cross-lane reduce per result. Counted over the

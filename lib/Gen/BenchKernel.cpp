@@ -14,7 +14,8 @@ using namespace ktflow::gen;
 static const BenchKind kKinds[] = {BenchKind::Add,         BenchKind::Mul,      BenchKind::Fma,
                                    BenchKind::Relu,        BenchKind::BcastRow, BenchKind::BcastCol,
                                    BenchKind::BcastScalar, BenchKind::RowSum,   BenchKind::RowMax,
-                                   BenchKind::ColSum,      BenchKind::RowLoop};
+                                   BenchKind::ColSum,      BenchKind::RowLoop,  BenchKind::Softmax,
+                                   BenchKind::LayerNorm,   BenchKind::RmsNorm};
 
 llvm::ArrayRef<BenchKind> gen::allBenchKinds() { return kKinds; }
 
@@ -42,6 +43,12 @@ llvm::StringRef gen::benchKindName(BenchKind kind) {
     return "colsum";
   case BenchKind::RowLoop:
     return "rowloop";
+  case BenchKind::Softmax:
+    return "softmax";
+  case BenchKind::LayerNorm:
+    return "layernorm";
+  case BenchKind::RmsNorm:
+    return "rmsnorm";
   case BenchKind::Fill:
     return "fill";
   }
@@ -94,6 +101,27 @@ KernelSpec gen::benchKernel(BenchKind kind, int64_t rows, int64_t cols, ElemType
     n.binary = op;
     n.operands = {a, b};
     return node(n);
+  };
+  auto unary = [&](UnaryOp op, unsigned a) {
+    Node n{NodeKind::Unary};
+    n.unary = op;
+    n.operands = {a};
+    return node(n);
+  };
+  auto rowReduce = [&](BinaryOp combiner, unsigned a) {
+    Node n{NodeKind::RowReduce};
+    n.binary = combiner;
+    n.operands = {a};
+    return node(n);
+  };
+  auto constant = [&](double value) {
+    Node n{NodeKind::Constant};
+    n.value = value;
+    return node(n);
+  };
+  // The mean of a row's values: their sum over the row length.
+  auto rowMean = [&](unsigned a) {
+    return binary(BinaryOp::Div, rowReduce(BinaryOp::Add, a), constant(double(cols)));
   };
   auto store = [&](unsigned value) {
     spec.outputs.push_back({OutputKind::Store, value, buffer("y", BufferShape::Full, true)});
@@ -151,6 +179,35 @@ KernelSpec gen::benchKernel(BenchKind kind, int64_t rows, int64_t cols, ElemType
     spec.launchValues = true;
     unsigned x = leaf("x", BufferShape::Full);
     spec.outputs.push_back({OutputKind::ReduceSum, x, buffer("y", BufferShape::Row, true)});
+    break;
+  }
+  case BenchKind::Softmax: {
+    // exp(x - max) / sum exp(x - max), in f32 over f16 rows.
+    spec.computeType = ElemType::F32;
+    unsigned x = leaf("x", BufferShape::Full);
+    unsigned e = unary(UnaryOp::Exp, binary(BinaryOp::Sub, x, rowReduce(BinaryOp::Max, x)));
+    store(binary(BinaryOp::Div, e, rowReduce(BinaryOp::Add, e)));
+    break;
+  }
+  case BenchKind::LayerNorm: {
+    // (x - mean) * rsqrt(var + eps) * gamma + beta, eps = 0.01.
+    spec.computeType = ElemType::F32;
+    unsigned x = leaf("x", BufferShape::Full);
+    unsigned gamma = leaf("gamma", BufferShape::Row), beta = leaf("beta", BufferShape::Row);
+    unsigned centered = binary(BinaryOp::Sub, x, rowMean(x));
+    unsigned variance = rowMean(binary(BinaryOp::Mul, centered, centered));
+    unsigned rstd = unary(UnaryOp::Rsqrt, binary(BinaryOp::Add, variance, constant(0.01)));
+    store(binary(BinaryOp::Add, binary(BinaryOp::Mul, binary(BinaryOp::Mul, centered, rstd), gamma),
+                 beta));
+    break;
+  }
+  case BenchKind::RmsNorm: {
+    // x * rsqrt(mean(x^2) + eps) * w, eps = 0.01.
+    spec.computeType = ElemType::F32;
+    unsigned x = leaf("x", BufferShape::Full), w = leaf("w", BufferShape::Row);
+    unsigned meanSquare = rowMean(binary(BinaryOp::Mul, x, x));
+    unsigned rstd = unary(UnaryOp::Rsqrt, binary(BinaryOp::Add, meanSquare, constant(0.01)));
+    store(binary(BinaryOp::Mul, binary(BinaryOp::Mul, x, rstd), w));
     break;
   }
   case BenchKind::RowLoop: {

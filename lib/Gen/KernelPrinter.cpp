@@ -469,7 +469,25 @@ void Printer::printNode(unsigned index) {
     case UnaryOp::Erf:
       result = mathUnary("erf", a);
       break;
+    case UnaryOp::Exp:
+      result = mathUnary("exp", a);
+      break;
+    case UnaryOp::Rsqrt:
+      result = mathUnary("rsqrt", a);
+      break;
     }
+    break;
+  }
+  case NodeKind::RowReduce: {
+    Output fold{n.binary == BinaryOp::Max ? OutputKind::ReduceMax : OutputKind::ReduceSum,
+                n.operands[0], 0};
+    std::string reduced = reduction(fold, reductionInit(fold));
+    std::string init = fresh("init");
+    result = fresh("row");
+    body << indent << init << " = tensor.empty() : " << type << "\n";
+    body << indent << result << " = linalg.broadcast ins(" << reduced << " : "
+         << tensorType({tile.front()}, spec.computeType) << ") outs(" << init << " : " << type
+         << ") dimensions = [1]\n";
     break;
   }
   case NodeKind::Fma: {
@@ -495,6 +513,9 @@ void Printer::printNode(unsigned index) {
       break;
     case BinaryOp::Min:
       result = elementwise("minimumf", "min", a, b, n.namedOp);
+      break;
+    case BinaryOp::Div:
+      result = elementwise("divf", "div", a, b, n.namedOp);
       break;
     case BinaryOp::SafeDiv: {
       std::string magnitude = fresh("v");
@@ -801,8 +822,14 @@ std::string describeNode(const KernelSpec &spec, unsigned index, size_t budget) 
       return "tanh(" + sub(0) + ")";
     case UnaryOp::Erf:
       return "erf(" + sub(0) + ")";
+    case UnaryOp::Exp:
+      return "exp(" + sub(0) + ")";
+    case UnaryOp::Rsqrt:
+      return "rsqrt(" + sub(0) + ")";
     }
     break;
+  case NodeKind::RowReduce:
+    return std::string(n.binary == BinaryOp::Max ? "rowmax(" : "rowsum(") + sub(0) + ")";
   case NodeKind::Fma:
     return "fma(" + sub(0) + ", " + sub(1) + ", " + sub(2) + ")";
   case NodeKind::Binary:
@@ -815,6 +842,8 @@ std::string describeNode(const KernelSpec &spec, unsigned index, size_t budget) 
       return "(" + sub(0) + " * " + sub(1) + ")";
     case BinaryOp::SafeDiv:
       return "(" + sub(0) + " / (abs(" + sub(1) + ") + 1))";
+    case BinaryOp::Div:
+      return "(" + sub(0) + " / " + sub(1) + ")";
     case BinaryOp::Max:
       return "max(" + sub(0) + ", " + sub(1) + ")";
     case BinaryOp::Min:

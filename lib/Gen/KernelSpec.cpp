@@ -130,12 +130,15 @@ std::optional<std::string> KernelSpec::validate() const {
     for (unsigned op : n.operands)
       if (op >= i)
         return "node operands must come earlier";
-    size_t expected = n.kind == NodeKind::Unary    ? 1
+    size_t expected = n.kind == NodeKind::Unary || n.kind == NodeKind::RowReduce ? 1
                       : n.kind == NodeKind::Binary ? 2
                       : n.kind == NodeKind::Fma    ? 3
                                                    : 0;
     if (n.operands.size() != expected)
       return "wrong operand count on node " + std::to_string(i);
+    if (n.kind == NodeKind::RowReduce &&
+        (rank != 2 || reduceDim != 1 || (n.binary != BinaryOp::Add && n.binary != BinaryOp::Max)))
+      return "a row reduction node sums or maxes the rows of a rank-2 tile";
     if (n.kind == NodeKind::Load || n.kind == NodeKind::Broadcast) {
       if (n.buffer >= buffers.size() || buffers[n.buffer].isOutput)
         return "leaf node " + std::to_string(i) + " must read an input buffer";

@@ -241,6 +241,7 @@ unsigned Generator::addBinary() {
     bound = bounds[a] * bounds[b];
     break;
   case BinaryOp::SafeDiv:
+  case BinaryOp::Div: // not drawn: the bench's kernels divide by row sums
     bound = bounds[a];
     break;
   case BinaryOp::Max:

@@ -249,7 +249,15 @@ LogicalResult GroupLowering::collect() {
                << arg.getType() << " input loaded from a " << t.tensor.getElementType()
                << " buffer: not lowered";
     }
-  if (reduceDim >= 0) {
+  if (reduceDim >= 0 && group->hasAttr("phases")) {
+    SmallVector<bool> splat;
+    for (const ComputeInput &in : computeInputs)
+      splat.push_back(in.splat.has_value());
+    auto nest = PhaseNest::analyze(computeStage, space, reduceDim, vectorWidth, splat);
+    if (failed(nest))
+      return failure();
+    phased = std::move(*nest);
+  } else if (reduceDim >= 0) {
     auto nest = ReductionNest::analyze(computeStage, space, reduceDim, vectorWidth, elemType);
     if (failed(nest))
       return failure();
@@ -380,6 +388,9 @@ LogicalResult GroupLowering::collect() {
     for (const std::vector<Tile> &list : tiles)
       tilesPerIteration.push_back(loopTrips > 0 ? int64_t(list.size()) / loopTrips : 0);
 
+  if (phased)
+    for (const Transfer &t : stores)
+      out.reducedOutputs.push_back({t.arg, "phases", space[reduceDim]});
   if (reduction) {
     if (!deferStoreChecks && failed(checkReductionStores()))
       return failure();

@@ -227,6 +227,10 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     allocatePieceRegisters(vec);
     if (reduction && failed(reduction->allocate(vec, computeStage->getLoc())))
       return failure();
+    if (phased && (!columnLoads.empty() || failed(phased->allocate(vec, reg))))
+      return columnLoads.empty() ? failure()
+                                 : computeStage->emitError("a column operand in a group of "
+                                                           "phases is not lowered");
     // Column operands (one value per row, e.g. a broadcast column): one
     // value per row is no load-unit access, so the rows go in blocks of a
     // vector: the load unit pushes the block's column vector once, and the
@@ -328,7 +332,17 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           for (const ColumnPhase &p : phasesOf(c, tile))
             if (failed(checkColumnReadFits(loads[c], p, spansTwoVectors(p.lane, seg.rows), seg)))
               return failure();
-      if (dense) {
+      if (phased) {
+        // Every phase drains the resident slot again (one acquire).
+        phased->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos, ArrayRef<bool> args) {
+          for (auto [i, in] : llvm::enumerate(computeInputs))
+            if (!in.splat && args[i]) {
+              bool broadcast;
+              const Transfer &t = loads[in.loadIndex];
+              push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+            }
+        });
+      } else if (dense) {
         pushDenseRows(ld, *dense, j, k, [&](const Transfer &t, const SpacePosition &pos) {
           bool broadcast;
           push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
@@ -432,7 +446,24 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                   lanes.front(), column);
         }
       };
-      if (reduction) {
+      if (phased) {
+        auto read = [&](const SpacePosition &, ArrayRef<bool> args) -> LogicalResult {
+          for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+            if (!computeInputs[i].splat && args[i])
+              receiveInput(i, arg);
+          return success();
+        };
+        auto compute = [&](const llvm::DenseSet<Operation *> &only,
+                           const llvm::DenseMap<Value, ktunit::Reg> &fixed,
+                           PhaseNest::SinkFn sink) {
+          return emitBody(vec, reg, sink, &fixed, &only);
+        };
+        if (failed(phased->emitCompute(vec, tile.extent, reg, read, compute,
+                                       [&](unsigned i, ktunit::Reg r, const SpacePosition &) {
+                                         sendResult(i, r);
+                                       })))
+          return failure();
+      } else if (reduction) {
         auto read = [&](const SpacePosition &pos) -> LogicalResult {
           if (dense)
             readDenseRows(vec, *dense, pos, reg, denseHeld, receiveInput);
@@ -489,6 +520,21 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       // Store unit: wait for free output slots, take the vectors, tell the
       // DMA the tile is complete.
       st.acquire(outputs[j], Side::producer);
+      if (phased) {
+        phased->emitOutputOrder(st, tile.extent, [&](const SpacePosition &pos) {
+          for (const Transfer &t : stores) {
+            bool broadcast;
+            dc::Address address = positionAddress(t, slotAddress(t, j, k), pos, broadcast);
+            for (int64_t p = 0; p < piecesOf(t); ++p) {
+              dc::Address piece = address;
+              piece.offset = piece.offset + vectorBytes * p;
+              st.pop(nearest(computeUnit), piece, vectorBytes);
+            }
+          }
+        });
+        st.release(outputs[j], Side::producer);
+        return success();
+      }
       if (reduction) {
         reduction->emitOutputOrder(st, tile.extent, [&](const SpacePosition &pos) {
           for (const Transfer &t : stores) {

@@ -212,6 +212,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
     allocatePieceRegisters(vec);
     if (reduction && failed(reduction->allocate(vec, computeStage->getLoc())))
       return failure();
+    if (phased && failed(phased->allocate(vec, reg)))
+      return failure();
     // Column operands: as on one level (emit), the rows go in blocks; the
     // block's column vector is vloaded once, from the vector its values
     // start in (and the next one, where the block crosses into it), moved
@@ -277,6 +279,51 @@ LogicalResult GroupLowering::emitTwoLevel() {
       const Tile &tile = list[k];
       vec.acquire(innerInputs[c], Side::consumer);
       vec.acquire(innerOutputs[c], Side::producer);
+      if (phased) {
+        // Every phase reads the resident inner slot again.
+        if (!columnLoads.empty())
+          return computeStage->emitError("a column operand in a group of phases is not lowered");
+        auto read = [&](const SpacePosition &pos, ArrayRef<bool> args) -> LogicalResult {
+          for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+            if (computeInputs[i].splat || !args[i])
+              continue;
+            const Transfer &t = innerLoads[computeInputs[i].loadIndex];
+            bool broadcast;
+            dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+            gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
+                         [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
+                           dc::Address piece = address;
+                           piece.offset = piece.offset + vectorBytes * p;
+                           checkAligned(t, piece);
+                           vec.vload(r, type, count, piece);
+                         });
+            if (broadcast)
+              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+          }
+          return success();
+        };
+        auto compute = [&](const llvm::DenseSet<Operation *> &only,
+                           const llvm::DenseMap<Value, ktunit::Reg> &fixed,
+                           PhaseNest::SinkFn sink) {
+          return emitBody(vec, reg, sink, &fixed, &only);
+        };
+        auto write = [&](unsigned i, ktunit::Reg r, const SpacePosition &pos) {
+          const Transfer &t = innerStores[i];
+          bool broadcast;
+          dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+          scatterPieces(vec, r, t, [&](ktunit::Reg piece, int64_t p) {
+            dc::Address at = address;
+            at.offset = at.offset + vectorBytes * p;
+            checkAligned(t, at);
+            vec.vstore(at, piece);
+          });
+        };
+        if (failed(phased->emitCompute(vec, tile.extent, reg, read, compute, write)))
+          return failure();
+        vec.release(innerInputs[c], Side::consumer);
+        vec.release(innerOutputs[c], Side::producer);
+        return success();
+      }
       // A block of `rows` column values of each column operand, from the
       // block's place `blockAddress(t)` in its slot: the whole vector (in
       // its pieces) they start in, and the next where the block crosses

@@ -15,6 +15,7 @@
 
 #include "ktflow/Lower/LowerSchedule.h"
 
+#include "PhaseCompute.h"
 #include "ReductionNest.h"
 
 #include "ktflow/Schedule/KTSched.h"
@@ -254,10 +255,12 @@ private:
   /// Emits the compute body for one vector step (inputs already in their
   /// registers); `sink(i, reg)` takes result i.
   /// `fixed` names result registers chosen by the caller (a reduction's
-  /// accumulator); reductions themselves are ReductionNest's.
+  /// accumulator); reductions themselves are ReductionNest's. `only`
+  /// restricts it to those ops (one phase's: PhaseNest).
   LogicalResult emitBody(ktunit::ProgramBuilder &vec, llvm::DenseMap<Value, ktunit::Reg> &reg,
                          llvm::function_ref<void(unsigned, ktunit::Reg)> sink,
-                         const llvm::DenseMap<Value, ktunit::Reg> *fixed = nullptr);
+                         const llvm::DenseMap<Value, ktunit::Reg> *fixed = nullptr,
+                         const llvm::DenseSet<Operation *> *only = nullptr);
   /// The address of the current vector of transfer t in `slot` inside the
   /// loop nest over a tile's space (loop d over space dim d, the last over
   /// its vectors); `broadcast` says the transfer lacks the vector dimension.
@@ -542,6 +545,9 @@ private:
   /// A reducing group: its one reduced dimension and loop nests.
   int64_t reduceDim = -1;
   std::optional<ReductionNest> reduction;
+  /// A group of phases (`phases`): lowered as an element-wise group whose
+  /// rows are visited once per phase.
+  std::optional<PhaseNest> phased;
   /// The group's scf.for: first induction value per grid tile, step, trips.
   SmallVector<int64_t> loopLower, loopTripsOf;
   int64_t loopStep = 1, loopTrips = 1;

@@ -91,11 +91,14 @@ void GroupLowering::scatterPieces(ktunit::ProgramBuilder &vec, ktunit::Reg r, co
 LogicalResult GroupLowering::emitBody(ktunit::ProgramBuilder &vec,
                                       llvm::DenseMap<Value, ktunit::Reg> &reg,
                                       llvm::function_ref<void(unsigned, ktunit::Reg)> sink,
-                                      const llvm::DenseMap<Value, ktunit::Reg> *fixed) {
+                                      const llvm::DenseMap<Value, ktunit::Reg> *fixed,
+                                      const llvm::DenseSet<Operation *> *only) {
   Block &body = computeStage->getRegion(0).front();
   // Every value gets a virtual register of its own; which physical
   // registers they share is ktunit-allocate-registers' decision.
   for (Operation &op : body) {
+    if (only && !only->contains(&op))
+      continue;
     if (auto yield = llvm::dyn_cast<ks::YieldOp>(op)) {
       if (!reduction)
         for (auto [i, v] : llvm::enumerate(yield.getValues()))

@@ -16,6 +16,11 @@
 // grow up from 0; the reserved bytes of a memory
 // are the top `reserved` bytes of its capacity. A group whose layout times
 // its sharers exceeds the usable capacity gets a diagnostic with the sizes.
+// A group of several phases (`phases`) reads the tile's rows once per
+// phase: the buffers its load or compute stage reads get the decision
+// `phase_residency = resident` (the slot stays filled while every phase
+// drains it, so global memory is read once); it holds whenever the layout
+// fits, which this pass checks.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -88,6 +93,15 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
       if (m == memory)
         buffer->setAttr("instance_stride", b.getI64IntegerAttr(stride.count()));
   }
+  if (group->hasAttr("phases"))
+    for (auto &[buffer, memory] : placed) {
+      bool readByPhases = llvm::any_of(buffer->getUsers(), [](Operation *user) {
+        auto stage = dyn_cast<StageOp>(user);
+        return stage && (stage.getRole() == "load" || stage.getRole() == "compute");
+      });
+      if (readByPhases)
+        buffer->setAttr("phase_residency", decide(b.getStringAttr("resident"), kHeuristic));
+    }
   return success();
 }
 

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace ktflow::ktsched {
@@ -85,6 +86,8 @@ private:
 };
 
 } // namespace
+
+static void markPhases(ComputeOp compute, const GroupKey &key, ArrayRef<ktdp::StoreOp> stores);
 
 static SmallVector<int64_t> gridOf(func::FuncOp func) {
   SmallVector<int64_t> grid;
@@ -211,7 +214,10 @@ FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
   } else if (auto splat = dyn_cast_or_null<tensor::SplatOp>(def)) {
     if (isa<BlockArgument>(splat.getInput()))
       return bodyValue(splat.getInput(), {});
-    return constantScalar(value);
+    if (splat.getInput().getDefiningOp<arith::ConstantOp>())
+      return constantScalar(value);
+    // A per-row value of an earlier phase, splat over its row.
+    return bodyValue(splat.getInput(), {});
   } else if (isa_and_nonnull<arith::ConstantOp, linalg::FillOp>(def)) {
     return constantScalar(value);
   } else if (auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(def)) {
@@ -223,6 +229,10 @@ FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
     return bodyValue(broadcast.getInput(), inputDims);
   } else if (auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(def)) {
     return bodyValue(collapse.getSrc(), Dims{-1});
+  } else if (auto extract = dyn_cast_or_null<tensor::ExtractOp>(def)) {
+    // The one element of a one-element tensor (the input check): it runs
+    // along no dimension.
+    return bodyValue(extract.getTensor(), Dims(extract.getTensor().getType().getRank(), -1));
   } else if (auto reduce = dyn_cast_or_null<linalg::ReduceOp>(def)) {
     int64_t dim = reduce.getDimensions()[0];
     auto inputType = cast<RankedTensorType>(reduce.getInputs()[0].getType());
@@ -317,13 +327,19 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   memo.clear();
   widestType = {};
   absorbedLoops.clear();
+  // A stored value runs along the space's dimensions but the reduced ones;
+  // in a group of phases, a value of a later phase runs along all of them.
+  auto storeDims = [&](ktdp::StoreOp store) {
+    Dims dims;
+    bool phased = store.getValue().getType().getRank() == (int64_t)key.space.size();
+    for (int64_t d = 0; d < (int64_t)key.space.size(); ++d)
+      if (phased || !llvm::is_contained(key.reduceDims, d))
+        dims.push_back(d);
+    return dims;
+  };
   SmallVector<Value> results;
   for (ktdp::StoreOp store : stores) {
-    Dims dims;
-    for (int64_t d = 0; d < (int64_t)key.space.size(); ++d)
-      if (!llvm::is_contained(key.reduceDims, d))
-        dims.push_back(d);
-    FailureOr<Value> v = bodyValue(store.getValue(), dims);
+    FailureOr<Value> v = bodyValue(store.getValue(), storeDims(store));
     if (failed(v))
       return failure();
     Type stored = store.getValue().getType().getElementType();
@@ -354,10 +370,7 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
     FailureOr<AffineMap> origin = tileOrigin(tile, loop ? loopIv : Value());
     if (failed(origin))
       return failure();
-    Dims dims;
-    for (int64_t d = 0; d < (int64_t)key.space.size(); ++d)
-      if (!llvm::is_contained(key.reduceDims, d))
-        dims.push_back(d);
+    Dims dims = storeDims(store);
     StoreOp::create(sb, store.getLoc(), full.getResult(i), FlatSymbolRefAttr::get(tensorOf[view]),
                        AffineMapAttr::get(*origin),
                     sb.getDenseI64ArrayAttr(store.getValue().getType().getShape()),
@@ -378,6 +391,7 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
                << " at other coordinates than it reads it: overlapping in-place updates are "
                   "not supported";
   group.setElementTypeAttr(TypeAttr::get(widestType ? widestType : builder.getF32Type()));
+  markPhases(full, key, stores);
   // What the group's tiles absorbed: a loop's blocks, and where it carried
   // an accumulator, that the reduction's registers hold it across them.
   if (!absorbedLoops.empty())
@@ -385,22 +399,69 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   return success();
 }
 
-/// The reduction a stored value is, or whose epilogue (element-wise ops
-/// with constants, which the input check allows after a reduction) it is.
+/// The phase of every reduction of `compute`'s body: 1 for one of the
+/// loaded values, one more than the latest reduction its operand reads
+/// otherwise (softmax: the max 1, the sum of exp(x - max) 2). A group
+/// whose stores run along the reduced dimension, or with reductions in
+/// several phases, runs in phases over each tile (`phases` on the group:
+/// the reductions' phases, then the element-wise one that computes the
+/// stored rows); the lowering reads the tile's rows once per phase.
+static void markPhases(ComputeOp compute, const GroupKey &key,
+                       ArrayRef<ktdp::StoreOp> stores) {
+  if (key.reduceDims.empty())
+    return;
+  llvm::DenseMap<Value, int64_t> latest; // latest reduction phase a value reads
+  SmallVector<std::pair<VectorOp, int64_t>> reductions;
+  int64_t last = 0;
+  Builder b(compute.getContext());
+  for (Operation &op : compute.getBody().front()) {
+    int64_t reads = 0;
+    for (Value operand : op.getOperands())
+      reads = std::max(reads, latest.lookup(operand));
+    auto vop = dyn_cast<VectorOp>(op);
+    if (vop && vop.getKind() == "reduce") {
+      int64_t phase = latest.lookup(vop.getOperand(0)) + 1;
+      reductions.push_back({vop, phase});
+      last = std::max(last, phase);
+      reads = phase;
+    }
+    for (Value result : op.getResults())
+      latest[result] = reads;
+  }
+  bool rowsStored = llvm::any_of(stores, [&](ktdp::StoreOp store) {
+    return store.getValue().getType().getRank() == (int64_t)key.space.size();
+  });
+  int64_t phases = last + (rowsStored ? 1 : 0);
+  if (phases <= 1)
+    return;
+  compute->getParentOfType<GroupOp>()->setAttr("phases", b.getI64IntegerAttr(phases));
+  for (auto [vop, phase] : reductions)
+    vop->setAttr("phase", b.getI64IntegerAttr(phase));
+}
+
+/// The reduction a stored value is, whose epilogue (element-wise ops with
+/// constants, which the input check allows after a reduction) it is, or,
+/// in a group of phases, whose per-row result it reads: the first one its
+/// backward slice reaches (the input check made every one of them reduce
+/// the same space).
 static linalg::ReduceOp reductionOf(Value stored) {
-  Operation *def = stored.getDefiningOp();
-  while (def && !isa<linalg::ReduceOp>(def)) {
-    Operation *next = nullptr;
+  SmallVector<Value> work = {stored};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (auto reduce = dyn_cast<linalg::ReduceOp>(def))
+      return reduce;
+    if (isa<arith::ConstantOp, linalg::FillOp, ktdp::LoadOp>(def))
+      continue;
     ValueRange inputs = def->getOperands();
     if (auto dps = dyn_cast<linalg::LinalgOp>(def))
       inputs = dps.getDpsInputs();
     for (Value v : inputs)
-      if (Operation *d = v.getDefiningOp(); d && !isa<arith::ConstantOp, tensor::SplatOp,
-                                                      linalg::FillOp>(d))
-        next = d;
-    def = next;
+      work.push_back(v);
   }
-  return dyn_cast_or_null<linalg::ReduceOp>(def);
+  return {};
 }
 
 LogicalResult KernelBuilder::checkNoLoadAfterStore() {

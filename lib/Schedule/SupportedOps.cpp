@@ -101,6 +101,7 @@ static const OpSupport kSupportedOps[] = {
     {"tensor.empty", OpRole::Init, ""},
     {"linalg.fill", OpRole::Init, ""},
     {"tensor.collapse_shape", OpRole::ShapeCast, ""},
+    {"tensor.extract", OpRole::ShapeCast, ""},
 };
 
 /// Ops known to be outside the coverage, with what the scheduler lacks.
@@ -114,7 +115,6 @@ static const std::pair<StringLiteral, StringLiteral> kMissing[] = {
     {"ktdp.inter_tile_produce", "experimental inter-tile communication"},
     {"ktdp.inter_tile_reduce", "experimental inter-tile communication"},
     {"ktdp.inter_tile_consume", "experimental inter-tile communication"},
-    {"tensor.extract", "scalar extraction from tensors"},
     {"tensor.insert", "scalar insertion into tensors"},
     {"tensor.expand_shape", "reshapes of computed tensors"},
     {"scf.if", "control flow whose condition differs between grid tiles or iterations (an "
@@ -370,14 +370,71 @@ static bool isConstantTensor(Value value) {
   return false;
 }
 
-/// A reduced value is stored, or passes first through an epilogue: element-
-/// wise ops whose other operands are constants (a cast to the stored type,
-/// a scaling), applied once per result. Anything that combines it with
-/// unreduced values (a broadcast back over the rows) needs a second pass.
-static LogicalResult checkReducedUses(Value reduced) {
+/// Whether `value` holds one value per row of a reduction (a phase's
+/// result): a reduction, an element-wise op of such values and constants,
+/// or a one-element tensor of such a scalar.
+static bool isPerRowTensor(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (isa_and_nonnull<linalg::ReduceOp>(def))
+    return true;
+  const OpSupport *entry = def ? lookupOpSupport(def) : nullptr;
+  if (!entry || entry->role != OpRole::Elementwise || def->getNumResults() != 1 ||
+      isa<arith::CmpFOp, arith::SelectOp>(def))
+    return false;
+  ValueRange inputs = def->getOperands();
+  if (auto dps = dyn_cast<linalg::LinalgOp>(def))
+    inputs = dps.getDpsInputs();
+  return llvm::all_of(inputs, [](Value v) { return isConstantTensor(v) || isPerRowTensor(v); });
+}
+
+/// Whether scalar `value` is computed from per-row values (tensor.extract
+/// of a reduction, at least one), kernel arguments and constants by
+/// element-wise ops: a phase's per-row statistic, splat back over its row
+/// in a later phase.
+static bool isPerRowScalar(Value value, bool &extracted) {
+  if (isa<BlockArgument>(value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<arith::ConstantOp>(def))
+    return true;
+  if (auto extract = dyn_cast<tensor::ExtractOp>(def)) {
+    extracted = true;
+    return isPerRowTensor(extract.getTensor());
+  }
+  const OpSupport *entry = lookupOpSupport(def);
+  if (!entry || entry->role != OpRole::Elementwise || def->getNumResults() != 1 ||
+      isa<arith::CmpFOp, arith::SelectOp>(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value operand) { return isPerRowScalar(operand, extracted); });
+}
+
+static bool isPerRowScalar(Value value) {
+  bool extracted = false;
+  return isPerRowScalar(value, extracted) && extracted;
+}
+
+/// A reduced value is stored, or passes through an epilogue: element-wise
+/// ops whose other operands are constants or per-row values (a cast, a
+/// scaling, a mean from a sum), applied once per result. A later phase
+/// reads it back over the reduced rows: a linalg.broadcast along the
+/// reduced dimensions, or a tensor.extract whose scalar is splat (checked
+/// at the splat). Anything else would need another kind of pass.
+static LogicalResult checkReducedUses(Value reduced, ArrayRef<int64_t> reducedDims) {
   for (OpOperand &use : reduced.getUses()) {
     Operation *user = use.getOwner();
     if (isa<ktdp::StoreOp>(user))
+      continue;
+    if (auto broadcast = dyn_cast<linalg::BroadcastOp>(user)) {
+      if (broadcast.getDimensions() != reducedDims)
+        return user->emitError("'linalg.broadcast' of a 'linalg.reduce' result along other "
+                               "dimensions than the reduced ones not supported: a later "
+                               "phase reads a per-row value back along its rows");
+      continue;
+    }
+    if (isa<tensor::ExtractOp>(user))
       continue;
     const OpSupport *entry = lookupOpSupport(user);
     bool epilogue = entry && entry->role == OpRole::Elementwise &&
@@ -386,14 +443,18 @@ static LogicalResult checkReducedUses(Value reduced) {
       ValueRange inputs = user->getOperands();
       if (auto dps = dyn_cast<linalg::LinalgOp>(user))
         inputs = dps.getDpsInputs();
-      epilogue = llvm::all_of(inputs, [&](Value v) { return v == reduced || isConstantTensor(v); });
+      epilogue = llvm::all_of(inputs, [&](Value v) {
+        return v == reduced || isConstantTensor(v) || isPerRowTensor(v);
+      });
     }
     if (!epilogue)
       return user->emitError("use of a 'linalg.reduce' result by '")
              << user->getName()
-             << "' not supported: computing on reduced values needs a second pass (an "
-                "epilogue of element-wise ops with constants is lowered)";
-    if (failed(checkReducedUses(user->getResult(0))))
+             << "' not supported: a reduced value is stored, passes through element-wise ops "
+                "with constants and other per-row values, or is broadcast back along the "
+                "reduced dimensions (linalg.broadcast, tensor.extract and tensor.splat) for "
+                "a later phase";
+    if (failed(checkReducedUses(user->getResult(0), reducedDims)))
       return failure();
   }
   return success();
@@ -414,7 +475,7 @@ static LogicalResult checkReduce(linalg::ReduceOp reduce) {
     return combiner.emitError("'") << name
                                    << "' as a reduction combiner not supported: "
                                       "combiners are add, max and min";
-  return checkReducedUses(reduce->getResult(0));
+  return checkReducedUses(reduce->getResult(0), reduce.getDimensions());
 }
 
 LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
@@ -515,10 +576,20 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
            << bindHint(extract.getInput());
   if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
     Value input = splat.getInput();
-    if (!isa<BlockArgument>(input) && !input.getDefiningOp<arith::ConstantOp>())
+    if (!isa<BlockArgument>(input) && !input.getDefiningOp<arith::ConstantOp>() &&
+        !isPerRowScalar(input))
       return splat.emitError("'tensor.splat' of a computed scalar not supported: splat a "
-                             "kernel argument or a constant")
+                             "kernel argument, a constant or a per-row value of an earlier "
+                             "phase (a tensor.extract of a reduction)")
              << bindHint(input);
+    return success();
+  }
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+    auto source = extract.getTensor().getType();
+    if (source.getNumElements() != 1)
+      return extract.emitError("'tensor.extract' from ")
+             << source << " not supported: only the one element of a one-element tensor "
+             << "(a reduction's per-row value) becomes a scalar";
     return success();
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {

@@ -161,7 +161,8 @@ void tool::printRunSummary(llvm::raw_ostream &os, const run::RunReport &report,
     else
       os << "match: " << output.name << " (" << output.elements << " elements)";
     if (output.tolerance)
-      os << (output.firstMismatch >= 0 ? "  " : " ") << "tolerance: sum of "
+      os << (output.firstMismatch >= 0 ? "  " : " ") << "tolerance: "
+         << (output.composite ? "composite (phases) over rows of " : "sum of ")
          << output.reductionLength << " terms, max error " << llvm::format("%.3g", output.maxError)
          << " (" << llvm::formatv("{0:f2}", output.maxBoundFraction) << " of the bound)\n";
     else if (output.firstMismatch < 0)

@@ -17,9 +17,12 @@ namespace ktflow::gen {
 /// stream, for calibrating the simulator) is not part of the suite.
 /// ColSum: column sums accumulated over blocks of rows (iter_args) on
 /// column blocks; RowLoop: `y = x + w` over a cyclic row loop with an inner
-/// loop over column blocks, its extents launch values.
+/// loop over column blocks, its extents launch values. Softmax, LayerNorm
+/// and RmsNorm are fused kernels of phases over each row block, f16 data
+/// with f32 statistics.
 enum class BenchKind {
-  Add, Mul, Fma, Relu, BcastRow, BcastCol, BcastScalar, RowSum, RowMax, ColSum, RowLoop, Fill
+  Add, Mul, Fma, Relu, BcastRow, BcastCol, BcastScalar, RowSum, RowMax, ColSum, RowLoop,
+  Softmax, LayerNorm, RmsNorm, Fill
 };
 
 /// Rows of the colsum kind's tensor (its reduced dimension), whatever the

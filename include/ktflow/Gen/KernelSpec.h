@@ -76,6 +76,10 @@ enum class NodeKind {
   Unary,
   Binary,
   Fma, ///< math.fma a * b + c: three operands, one rounding
+  /// Rank 2, reducing dimension 1: the row's sum (`binary` Add) or max
+  /// (Max) of its operand, broadcast back over the row (linalg.reduce then
+  /// linalg.broadcast): a phase's per-row result read by a later phase.
+  RowReduce,
 };
 
 enum class UnaryOp {
@@ -89,12 +93,15 @@ enum class UnaryOp {
   SafeLog,   ///< log(abs(x) + 1)
   Tanh,
   Erf,
+  Exp,   ///< exp(x), for values bounded above (softmax's x - max)
+  Rsqrt, ///< rsqrt(x), for positive values (a variance plus an epsilon)
 };
 
 enum class BinaryOp {
   Add, Sub, Mul, SafeDiv, Max, Min,
   SafePow, ///< pow(abs(a) + 1, clamp(b, +-2))
   Select,  ///< cmpf `predicate` a, b ? a : b
+  Div,     ///< a / b, for divisors away from 0 (a row's sum, a length)
 };
 
 /// One value of the tile-shaped expression DAG. All node values have the

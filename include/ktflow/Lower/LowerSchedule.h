@@ -42,7 +42,10 @@ struct LoweredKernel {
   /// compared with a tolerance, max and min stay exact.
   struct ReducedOutput {
     int64_t arg = -1;
-    std::string combiner; ///< "add", "max" or "min"
+    /// "add", "max" or "min"; "phases": a row of a group of phases (a
+    /// composite kernel: softmax, layernorm), compared within §7.3's
+    /// composite tolerance.
+    std::string combiner;
     int64_t length = 0;   ///< terms folded into each result
   };
   std::vector<ReducedOutput> reducedOutputs;

@@ -61,6 +61,9 @@ struct OutputComparison {
   /// Outputs of a sum reduction are compared within the tolerance of
   /// ktir.md §7.3 (see docs/run.md), everything else bit for bit.
   bool tolerance = false;
+  /// The output of a group of phases (softmax, layernorm): compared within
+  /// §7.3's composite-kernel tolerance instead.
+  bool composite = false;
   /// Terms folded into each element (tolerance comparisons).
   int64_t reductionLength = 0;
   /// Largest |got - expected| seen, and its largest share of the

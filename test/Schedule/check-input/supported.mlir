@@ -9,7 +9,7 @@
 // RUN: ktflow-opt %S/../Inputs/odd_rows_loop.mlir -ktsched-check-input | FileCheck %s --check-prefix=LOOP
 // RUN: ktflow-opt %S/../Inputs/reduce_f32.mlir -ktsched-check-input | FileCheck %s --check-prefix=REDUCE
 // An epilogue of element-wise ops with constants after a reduction (a
-// scale and a cast) passes; its negative twin is @epilogue_of_two_reductions
+// scale and a cast) passes; its negative twin is @epilogue_with_unreduced
 // in unsupported.mlir.
 // RUN: ktflow-opt %S/../../Run/Inputs/row_mean_epilogue.mlir -ktsched-check-input | FileCheck %s --check-prefix=EPILOGUE
 // EPILOGUE: linalg.reduce
@@ -40,3 +40,14 @@
 // MATH: math.fma
 // MATH: arith.cmpf olt
 // MATH: arith.select
+// Groups of phases: a reduction's per-row result read back along its rows,
+// by linalg.broadcast along the reduced dimension (softmax, example 08) or
+// by tensor.extract, scalar arithmetic and tensor.splat (layernorm, example
+// 09). Their negative twins are @broadcast_across_rows and
+// @epilogue_with_unreduced in unsupported.mlir.
+// RUN: ktflow-opt %examples/ktir/08_row_softmax.mlir -ktsched-check-input | FileCheck %s --check-prefix=SOFTMAX
+// RUN: ktflow-opt %examples/ktir/09_layernorm_rows.mlir -ktsched-check-input | FileCheck %s --check-prefix=LAYERNORM
+// SOFTMAX: linalg.broadcast
+// SOFTMAX: arith.subf
+// LAYERNORM: tensor.extract
+// LAYERNORM: tensor.splat

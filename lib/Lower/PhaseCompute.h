@@ -1,0 +1,116 @@
+//===- PhaseCompute.h - vector loop nests of a group of phases --*- C++ -*-===//
+//
+// Internal to lib/Lower. A compute group of several phases (`phases` on the
+// group: softmax, layernorm, rmsnorm) reduces each row, then computes on
+// the row again with that per-row value, possibly reducing again. It is
+// lowered like an element-wise group (same programs, buffers, stores and
+// synchronisation) except for the order in which the row's vectors are
+// visited: once per phase, from the slot that stays resident in
+// scratchpad. This class owns that order; the caller supplies how an input
+// vector is read (recv or vload), how a subset of the body is emitted, and
+// how a result vector is written, each at a position in the iteration
+// space.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KTFLOW_LIB_LOWER_PHASECOMPUTE_H
+#define KTFLOW_LIB_LOWER_PHASECOMPUTE_H
+
+#include "ReductionNest.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace ktflow::lower {
+
+/// One reduction of a phase: the row value it folds and how.
+struct PhaseReduction {
+  mlir::Operation *op = nullptr;
+  mlir::Value operand;
+  dc::Combiner combiner = dc::Combiner::Add;
+  dc::Opcode combineOp = dc::Opcode::Add;
+  /// The init value, or none when it is the combiner's identity.
+  std::optional<double> init;
+  dc::ElemType type = dc::ElemType::F16;
+  /// Accumulator of the row's vectors; the row's result broadcast to every
+  /// lane (what later phases read); the init as one element.
+  ktunit::Reg accumulator = 0, rowValue = 0, initRegister = 0;
+};
+
+class PhaseNest {
+public:
+  /// Splits the body of `computeStage` into its phases: per reduction phase
+  /// the body ops computed for every vector of a row (up to the operands of
+  /// its reductions) and the per-row ops on their results; then the final
+  /// phase's ops up to the stored values. Diagnoses the shapes not lowered.
+  static mlir::FailureOr<PhaseNest> analyze(mlir::Operation *computeStage,
+                                            llvm::ArrayRef<int64_t> space, int64_t reduceDim,
+                                            int64_t vectorWidth, llvm::ArrayRef<bool> splatArgs);
+
+  /// Takes the accumulators, row values and inits; binds each reduction's
+  /// result to its row value in `reg`.
+  mlir::LogicalResult allocate(ktunit::ProgramBuilder &vec,
+                               llvm::DenseMap<mlir::Value, ktunit::Reg> &reg);
+
+  /// Reads the body arguments marked in `argsRead` for the vector at the
+  /// position (recv, or vload from the resident slot).
+  using ReadFn =
+      llvm::function_ref<mlir::LogicalResult(const SpacePosition &, llvm::ArrayRef<bool>)>;
+  using SinkFn = llvm::function_ref<void(unsigned, ktunit::Reg)>;
+  /// Emits the body ops of `only` (in body order) with the fixed result
+  /// registers; yielded values go to the sink.
+  using BodyFn = llvm::function_ref<mlir::LogicalResult(
+      const llvm::DenseSet<mlir::Operation *> &, const llvm::DenseMap<mlir::Value, ktunit::Reg> &,
+      SinkFn)>;
+  using WriteFn = llvm::function_ref<void(unsigned, ktunit::Reg, const SpacePosition &)>;
+  using VisitFn = llvm::function_ref<void(const SpacePosition &, llvm::ArrayRef<bool>)>;
+
+  /// The compute unit's work on one tile of `extent`: per row, every
+  /// reduction phase folds the row's vectors, then the final phase
+  /// computes and writes them.
+  mlir::LogicalResult emitCompute(ktunit::ProgramBuilder &vec, llvm::ArrayRef<int64_t> extent,
+                                  llvm::DenseMap<mlir::Value, ktunit::Reg> &reg, ReadFn read,
+                                  BodyFn body, WriteFn write);
+  /// Visits the input vectors (with the arguments each phase reads) in the
+  /// order emitCompute consumes them.
+  void emitInputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
+  /// Visits the result vectors in the order emitCompute produces them.
+  void emitOutputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent,
+                       llvm::function_ref<void(const SpacePosition &)> visit);
+
+  /// How many times a tile's rows are read: once per phase.
+  int64_t readsPerTile() const { return phases.size() + 1; }
+
+private:
+  struct Phase {
+    llvm::SmallVector<unsigned, 2> reductions;
+    /// Ops computed for every vector of a row, and the body arguments read.
+    llvm::DenseSet<mlir::Operation *> vectorOps;
+    llvm::SmallVector<bool, 4> argsRead;
+    /// Ops on this phase's per-row results, computed once per row.
+    llvm::DenseSet<mlir::Operation *> rowOps;
+  };
+  bool readEveryVector(mlir::BlockArgument arg) const {
+    return arg.getArgNumber() >= splatArgs.size() || !splatArgs[arg.getArgNumber()];
+  }
+  bool open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
+            SpacePosition &pos);
+  void close(ktunit::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos);
+  /// Opens the loops of the dimensions before the rows and of the rows.
+  void openRows(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, SpacePosition &pos,
+                llvm::SmallVectorImpl<std::pair<bool, int64_t>> &loops);
+  mlir::LogicalResult foldPhase(ktunit::ProgramBuilder &vec, const Phase &phase,
+                                llvm::ArrayRef<int64_t> extent,
+                                llvm::DenseMap<mlir::Value, ktunit::Reg> &reg, SpacePosition &pos,
+                                ReadFn read, BodyFn body);
+
+  llvm::SmallVector<bool, 4> splatArgs;
+  int64_t rank = 0, vectorWidth = 0, rowDim = -1;
+  llvm::SmallVector<PhaseReduction, 2> reductions;
+  llvm::SmallVector<Phase, 2> phases;
+  Phase final;
+  ktunit::Reg scratch = 0;
+  uint32_t depth = 0;
+};
+
+} // namespace ktflow::lower
+
+#endif // KTFLOW_LIB_LOWER_PHASECOMPUTE_H
