@@ -357,14 +357,24 @@ static LogicalResult checkSelect(arith::SelectOp select) {
   return success();
 }
 
+/// Whether `value` is an argument of the kernel function itself (not of a
+/// loop body).
+static bool isKernelArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa_and_nonnull<func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
 /// Whether `value` is a constant tensor (dense splat, splat or fill of a
-/// constant): an epilogue's other operand.
+/// constant, or a splat of a scalar kernel argument such as an `eps`,
+/// which ktsched-absorb-loops makes of `scalar + eps`): an epilogue's
+/// other operand.
 static bool isConstantTensor(Value value) {
   Operation *def = value.getDefiningOp();
   if (isa_and_nonnull<arith::ConstantOp>(def))
     return true;
   if (auto splat = dyn_cast_or_null<tensor::SplatOp>(def))
-    return splat.getInput().getDefiningOp<arith::ConstantOp>() != nullptr;
+    return splat.getInput().getDefiningOp<arith::ConstantOp>() != nullptr ||
+           isKernelArgument(splat.getInput());
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(def))
     return fill.getInputs()[0].getDefiningOp<arith::ConstantOp>() != nullptr;
   return false;
