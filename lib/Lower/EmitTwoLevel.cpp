@@ -256,6 +256,19 @@ LogicalResult GroupLowering::emitTwoLevel() {
     // Every loaded input of one vector step from memory at `addressOf(t,
     // broadcast)`: a wide type's step is several accesses (a broadcast
     // element one), an input without the vector dimension is broadcast.
+    // Body argument `arg` from transfer t's vector at `address`.
+    auto loadInput = [&](BlockArgument arg, const Transfer &t, const dc::Address &address,
+                         bool broadcast) {
+      gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
+                   [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
+                     dc::Address piece = address;
+                     piece.offset = piece.offset + vectorBytes * p;
+                     checkAligned(t, piece);
+                     vec.vload(r, type, count, piece);
+                   });
+      if (broadcast)
+        vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+    };
     auto loadInputs = [&](llvm::function_ref<dc::Address(const Transfer &, bool &)> addressOf) {
       for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
         const ComputeInput &in = computeInputs[i];
@@ -264,15 +277,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
         const Transfer &t = innerLoads[in.loadIndex];
         bool broadcast;
         dc::Address address = addressOf(t, broadcast);
-        gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
-                     [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
-                       dc::Address piece = address;
-                       piece.offset = piece.offset + vectorBytes * p;
-                       checkAligned(t, piece);
-                       vec.vload(r, type, count, piece);
-                     });
-        if (broadcast)
-          vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+        loadInput(arg, t, address, broadcast);
       }
     };
     auto emitTileBody = [&](int64_t k) -> LogicalResult {
@@ -290,15 +295,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
             const Transfer &t = innerLoads[computeInputs[i].loadIndex];
             bool broadcast;
             dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
-            gatherPieces(vec, reg[arg], t, broadcast ? 1 : piecesOf(t),
-                         [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
-                           dc::Address piece = address;
-                           piece.offset = piece.offset + vectorBytes * p;
-                           checkAligned(t, piece);
-                           vec.vload(r, type, count, piece);
-                         });
-            if (broadcast)
-              vec.bcast(reg[arg], reg[arg], 0, Elements(vectorWidth));
+            loadInput(arg, t, address, broadcast);
           }
           return success();
         };

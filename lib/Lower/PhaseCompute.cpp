@@ -218,20 +218,11 @@ LogicalResult PhaseNest::allocate(ktunit::ProgramBuilder &vec,
 
 bool PhaseNest::open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
                      SpacePosition &pos) {
-  if (count <= 1 || dim < 0)
-    return false;
-  b.loop(count);
-  pos.terms[dim].push_back({depth, multiplier});
-  ++depth;
-  return true;
+  return openNestLoop(b, depth, count, dim, multiplier, pos);
 }
 
 void PhaseNest::close(ktunit::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos) {
-  if (!opened)
-    return;
-  b.end();
-  pos.terms[dim].pop_back();
-  --depth;
+  closeNestLoop(b, depth, opened, dim, pos);
 }
 
 void PhaseNest::openRows(ktunit::ProgramBuilder &b, ArrayRef<int64_t> extent, SpacePosition &pos,

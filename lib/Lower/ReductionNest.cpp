@@ -256,8 +256,8 @@ LogicalResult ReductionNest::allocate(ktunit::ProgramBuilder &vec, Location loc)
   return success();
 }
 
-bool ReductionNest::open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
-                         SpacePosition &pos) {
+bool lower::openNestLoop(ktunit::ProgramBuilder &b, uint32_t &depth, int64_t count, int64_t dim,
+                         int64_t multiplier, SpacePosition &pos) {
   if (count <= 1 || dim < 0)
     return false;
   b.loop(count);
@@ -266,12 +266,22 @@ bool ReductionNest::open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, 
   return true;
 }
 
-void ReductionNest::close(ktunit::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos) {
+void lower::closeNestLoop(ktunit::ProgramBuilder &b, uint32_t &depth, bool opened, int64_t dim,
+                          SpacePosition &pos) {
   if (!opened)
     return;
   b.end();
   pos.terms[dim].pop_back();
   --depth;
+}
+
+bool ReductionNest::open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
+                         SpacePosition &pos) {
+  return openNestLoop(b, depth, count, dim, multiplier, pos);
+}
+
+void ReductionNest::close(ktunit::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos) {
+  closeNestLoop(b, depth, opened, dim, pos);
 }
 
 int64_t ReductionNest::resultElements(ArrayRef<int64_t> extent) const {

@@ -35,6 +35,15 @@ struct SpacePosition {
   explicit SpacePosition(size_t rank) : constant(rank, 0), terms(rank) {}
 };
 
+/// Opens a counted loop of `count` trips whose index steps `multiplier`
+/// elements of `dim` at loop depth `depth` (then one deeper); none for one
+/// trip or no dimension. Returns whether it opened one.
+bool openNestLoop(ktunit::ProgramBuilder &b, uint32_t &depth, int64_t count, int64_t dim,
+                  int64_t multiplier, SpacePosition &pos);
+/// Closes what openNestLoop opened.
+void closeNestLoop(ktunit::ProgramBuilder &b, uint32_t &depth, bool opened, int64_t dim,
+                   SpacePosition &pos);
+
 /// One reduction of the body: the value it folds, its combiner, its init.
 struct ReducedOutput {
   mlir::Operation *op = nullptr;
