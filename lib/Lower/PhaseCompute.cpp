@@ -46,25 +46,6 @@ namespace {
 enum class Level { Uniform, Row, Vector };
 } // namespace
 
-static std::optional<double> constantOf(Value value) {
-  auto vop = value.getDefiningOp<ks::VectorOp>();
-  if (!vop || vop.getKind() != "const")
-    return std::nullopt;
-  Attribute attr = vop->getAttr("value");
-  if (auto f = llvm::dyn_cast_or_null<FloatAttr>(attr))
-    return f.getValueAsDouble();
-  if (auto n = llvm::dyn_cast_or_null<IntegerAttr>(attr))
-    return double(n.getInt());
-  return std::nullopt;
-}
-
-static std::optional<dc::ElemType> registerTypeOf(Type type) {
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  mlir::getElementTypeOrSelf(type).print(os);
-  return dc::parseElemType(name);
-}
-
 FailureOr<PhaseNest> PhaseNest::analyze(Operation *computeStage, ArrayRef<int64_t> space,
                                         int64_t reduceDim, int64_t vectorWidth,
                                         ArrayRef<bool> splatArgs) {

@@ -56,7 +56,7 @@ using namespace ktflow;
 using namespace ktflow::lower;
 namespace ks = ktflow::ktsched;
 
-static std::optional<double> constantOf(Value value) {
+std::optional<double> lower::constantOf(Value value) {
   auto vop = value.getDefiningOp<ks::VectorOp>();
   if (!vop || vop.getKind() != "const")
     return std::nullopt;
@@ -95,7 +95,7 @@ bool ReductionNest::isReductionOnly(Operation *op) {
   });
 }
 
-static std::optional<dc::ElemType> registerTypeOf(Type type) {
+std::optional<dc::ElemType> lower::registerTypeOf(Type type) {
   std::string name;
   llvm::raw_string_ostream os(name);
   mlir::getElementTypeOrSelf(type).print(os);

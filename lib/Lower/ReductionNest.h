@@ -35,6 +35,11 @@ struct SpacePosition {
   explicit SpacePosition(size_t rank) : constant(rank, 0), terms(rank) {}
 };
 
+/// The value of a `const` vector op (float or integer), if `value` is one.
+std::optional<double> constantOf(mlir::Value value);
+/// The register type of `type`'s elements, if it has one.
+std::optional<dc::ElemType> registerTypeOf(mlir::Type type);
+
 /// Opens a counted loop of `count` trips whose index steps `multiplier`
 /// elements of `dim` at loop depth `depth` (then one deeper); none for one
 /// trip or no dimension. Returns whether it opened one.

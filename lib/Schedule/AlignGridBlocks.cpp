@@ -131,17 +131,10 @@ private:
 };
 
 bool GroupBlocks::collect() {
-  bool wellFormed = true;
-  group.walk([&](StageOp stage) {
-    StringRef role = stage.getRole();
-    if (role == "load" || role == "store")
-      movers.push_back(stage);
-    else if (role != "compute")
-      wellFormed = false;
-    if ((role == "load" || role == "store") && !stage->getAttrOfType<ArrayAttr>("transfers"))
-      wellFormed = false;
-  });
-  return wellFormed && !movers.empty();
+  std::optional<SmallVector<StageOp>> found = initialPipelineMovers(group);
+  if (found)
+    movers = std::move(*found);
+  return found.has_value();
 }
 
 /// A cyclic loop (lower bounds lb(g) are `step` consecutive values, one per

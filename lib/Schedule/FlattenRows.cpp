@@ -194,19 +194,10 @@ LogicalResult flattenGroup(KernelOp kernel, GroupOp group) {
     return success();
   // Only the initial pipeline's form is rewritten (one load and one store
   // stage holding every transfer); anything else is left alone.
-  SmallVector<StageOp> movers;
-  bool wellFormed = true;
-  group.walk([&](StageOp stage) {
-    StringRef role = stage.getRole();
-    if (role == "load" || role == "store")
-      movers.push_back(stage);
-    else if (role != "compute")
-      wellFormed = false;
-    if ((role == "load" || role == "store") && !stage->getAttrOfType<ArrayAttr>("transfers"))
-      wellFormed = false;
-  });
-  if (!wellFormed || movers.empty())
+  std::optional<SmallVector<StageOp>> found = initialPipelineMovers(group);
+  if (!found)
     return success();
+  SmallVector<StageOp> &movers = *found;
   // Only rows that are not whole vectors need it: a vector is the bytes of
   // `lanes` elements of the group's type, moved in each transfer's type.
   Bytes vectorBytes = toBytes(Elements(*lanes), elementSize(group.getElementType()));

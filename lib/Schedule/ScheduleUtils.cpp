@@ -375,3 +375,20 @@ std::optional<int64_t> ktflow::ktsched::linearCoefficient(AffineExpr expr, unsig
     return std::nullopt;
   }
 }
+
+std::optional<SmallVector<StageOp>> ktflow::ktsched::initialPipelineMovers(GroupOp group) {
+  SmallVector<StageOp> movers;
+  bool wellFormed = true;
+  group.walk([&](StageOp stage) {
+    StringRef role = stage.getRole();
+    if (role == "load" || role == "store")
+      movers.push_back(stage);
+    else if (role != "compute")
+      wellFormed = false;
+    if ((role == "load" || role == "store") && !stage->getAttrOfType<ArrayAttr>("transfers"))
+      wellFormed = false;
+  });
+  if (!wellFormed || movers.empty())
+    return std::nullopt;
+  return movers;
+}

@@ -101,6 +101,11 @@ mlir::FailureOr<mlir::AffineExpr> combineAffineOperands(mlir::Operation *def, ml
 /// by constants only); none otherwise.
 std::optional<int64_t> linearCoefficient(mlir::AffineExpr expr, unsigned dim);
 
+/// The load and store stages of a group still in the initial pipeline's
+/// form (only load, compute and store stages, every mover holding its
+/// `transfers`), or none when the group has another shape.
+std::optional<llvm::SmallVector<StageOp>> initialPipelineMovers(GroupOp group);
+
 } // namespace ktflow::ktsched
 
 #endif // KTFLOW_SCHEDULE_SCHEDULEUTILS_H
