@@ -142,6 +142,17 @@ static bool hasPointBeyond(const IntegerPolyhedron &poly, unsigned dim,
   return !copy.isIntegerEmpty();
 }
 
+bool ktflow::ktdp::isBox(IntegerSet set) {
+  for (AffineExpr constraint : set.getConstraints()) {
+    unsigned used = 0;
+    for (unsigned d = 0; d < set.getNumDims(); ++d)
+      used += constraint.isFunctionOfDim(d) ? 1 : 0;
+    if (used > 1)
+      return false;
+  }
+  return true;
+}
+
 BoundingBox ktflow::ktdp::computeBoundingBox(IntegerSet set,
                                              ArrayRef<int64_t> symbols) {
   BoundingBox box;

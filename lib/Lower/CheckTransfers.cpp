@@ -198,12 +198,7 @@ Bytes GroupLowering::argumentDataEnd(int64_t arg, ElementSize size) {
   for (ks::TensorOp tensor : kernel.getBody().getOps<ks::TensorOp>()) {
     if (tensor.getArg() != arg)
       continue;
-    int64_t extent = tensor.getOffset() + 1;
-    auto shape = tensor.getShape();
-    auto strides = tensor.getStrides();
-    for (size_t i = 0; i < shape.size() && i < strides.size(); ++i)
-      extent += (shape[i] - 1) * strides[i];
-    last = std::max(last, extent);
+    last = std::max(last, ks::tensorDataEnd(tensor).count());
   }
   return toBytes(Elements(last), size);
 }

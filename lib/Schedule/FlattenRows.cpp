@@ -154,7 +154,8 @@ TensorOp flatTensor(KernelOp kernel, TensorOp tensor) {
   b.setInsertionPointAfter(tensor);
   return TensorOp::create(b, tensor.getLoc(), name, tensor.getArg(), tensor.getOffset(),
                           tensor.getElementType(), b.getDenseI64ArrayAttr({extent}),
-                          b.getDenseI64ArrayAttr({1}), b.getDenseI64ArrayAttr({0}));
+                          b.getDenseI64ArrayAttr({1}), b.getDenseI64ArrayAttr({0}),
+                          DenseI64ArrayAttr());
 }
 
 /// Iterations of the group's loop on every grid tile, if they are equal.

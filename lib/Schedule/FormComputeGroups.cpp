@@ -127,9 +127,16 @@ LogicalResult KernelBuilder::buildTensors(KernelOp kernel) {
     if (n)
       name += "_" + std::to_string(n);
     ktdp::BoundingBox box = ktdp::computeBoundingBox(*view.getCoordinateSet());
+    // Points outside the coordinate set are masked like points past the
+    // sizes (ktir.md §5.2): the valid shape is the narrower of the two.
+    SmallVector<int64_t> sizes(view.getStaticSizes());
+    SmallVector<int64_t> valid(sizes);
+    for (size_t d = 0; d < valid.size() && d < box.upper.size(); ++d)
+      valid[d] = std::clamp<int64_t>(box.upper[d] - box.lower[d] + 1, 0, sizes[d]);
     auto tensor = TensorOp::create(builder, 
         view.getLoc(), name, arg.getArgNumber(), offset, view.getElementType(),
-        view.getStaticSizes(), view.getStaticStrides(), box.lower);
+        valid, view.getStaticStrides(), box.lower,
+        valid == sizes ? DenseI64ArrayAttr() : builder.getDenseI64ArrayAttr(sizes));
     tensorOf[view] = tensor.getSymNameAttr();
     return WalkResult::advance();
   });

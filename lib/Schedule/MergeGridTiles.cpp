@@ -236,10 +236,7 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
           shape.size() != rank || origin.getNumResults() != rank ||
           llvm::any_of(dims, [&](int64_t d) { return d >= (int64_t)space.size(); }))
         continue;
-      int64_t last = tensor.getOffset();
-      for (size_t i = 0; i < rank; ++i)
-        last += (tshape[i] - 1) * strides[i];
-      Bytes end = toBytes(Elements(last + 1), esize);
+      Bytes end = toBytes(tensorDataEnd(tensor), esize);
       Bytes allocated = end.alignTo(globalNode.memory.alignment);
       for (int64_t tile = 0, tiles = grid[0] * grid[1] * grid[2]; tile < tiles; ++tile) {
         SmallVector<int64_t> coords = {tile % grid[0], (tile / grid[0]) % grid[1],

@@ -125,6 +125,14 @@ StringRef ktflow::ktsched::bufferTensorName(BufferOp buffer) {
   return "";
 }
 
+Elements ktflow::ktsched::tensorDataEnd(TensorOp tensor) {
+  ArrayRef<int64_t> sizes = tensor.getViewSizes().value_or(tensor.getShape());
+  int64_t last = tensor.getOffset();
+  for (auto [size, stride] : llvm::zip(sizes, tensor.getStrides()))
+    last += (size - 1) * stride;
+  return Elements(last + 1);
+}
+
 PipelineOp ktflow::ktsched::outerPipeline(GroupOp group) {
   for (Operation &op : group.getBody().front())
     if (auto pipeline = dyn_cast<PipelineOp>(op))

@@ -298,6 +298,9 @@ static LogicalResult checkView(ktdp::ConstructMemoryViewOp view) {
   if (!box.isBounded())
     return view.emitError("'ktdp.construct_memory_view' with an unbounded coordinate_set "
                           "not supported");
+  if (!ktdp::isBox(*view.getCoordinateSet()))
+    return view.emitError("'ktdp.construct_memory_view' with a coordinate_set that is not a "
+                          "box not supported: masks are ranges of each dimension");
   if (!isScheduledFloat(view.getElementType()))
     return view.emitError("'ktdp.construct_memory_view' of ")
            << view.getElementType() << " not supported: compute bodies need f16, bf16 or f32";

@@ -68,6 +68,10 @@ struct BoundingBox {
 BoundingBox computeBoundingBox(mlir::IntegerSet set,
                                llvm::ArrayRef<int64_t> symbols = {});
 
+/// Whether `set` is a box: every constraint bounds one dimension (or none),
+/// so its points are exactly those of its bounding box.
+bool isBox(mlir::IntegerSet set);
+
 /// If `order` is a permutation of its dimensions (square, each result a
 /// distinct dimension), returns perm with result i = d_perm[i].
 std::optional<llvm::SmallVector<unsigned>>

@@ -81,13 +81,17 @@ def KTSched_TensorOp : KTSched_Op<"tensor", [Symbol,
     Everything device code needs to address it: the kernel argument holding
     its base (in elements of `element_type`, ktir.md §2.3) plus `offset`
     elements, the element
-    type, the view's shape and strides (in elements) and the lower corner
-    of its coordinate set (coordinates are global, §5.2).
+    type, the view's valid shape and strides (in elements) and the lower
+    corner of its coordinate set (coordinates are global, §5.2). The shape
+    is the view's sizes cut to its coordinate set's box (points outside it
+    are masked, §5.2); where the set is narrower, `view_sizes` keeps the
+    sizes, which say how far the view's data reaches in memory.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$arg, I64Attr:$offset,
                        TypeAttr:$element_type, DenseI64ArrayAttr:$shape,
                        DenseI64ArrayAttr:$strides,
-                       DenseI64ArrayAttr:$lower_corner);
+                       DenseI64ArrayAttr:$lower_corner,
+                       OptionalAttr<DenseI64ArrayAttr>:$view_sizes);
   let assemblyFormat = "$sym_name attr-dict";
 }
 

@@ -35,6 +35,10 @@ ElementSize elementSize(mlir::Type type);
 
 /// The outermost pipeline of a group, if the group has one.
 PipelineOp outerPipeline(GroupOp group);
+/// One past the last element of `tensor`'s data in memory (from its
+/// argument's base), counting the points its coordinate set masks: they
+/// are data the kernel must not overwrite.
+Elements tensorDataEnd(TensorOp tensor);
 /// Every buffer op of a group, outer pipelines first.
 llvm::SmallVector<BufferOp> groupBuffers(GroupOp group);
 

@@ -248,3 +248,13 @@ func.func @mask_of_another_type() {
   %s = arith.select %m, %z, %z : tensor<4xi1>, tensor<4xf16>
   return
 }
+
+// -----
+
+// A coordinate_set is a mask; the compiler masks ranges of each dimension
+// (a box), so a triangular set is rejected rather than read as its box.
+func.func @triangular_set(%x: index) {
+  // expected-error @+1 {{'ktdp.construct_memory_view' with a coordinate_set that is not a box not supported: masks are ranges of each dimension}}
+  %v = ktdp.construct_memory_view %x, sizes: [8, 8], strides: [8, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, d1 >= 0, -d0 + 7 >= 0, d0 - d1 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<8x8xf16>
+  return
+}
