@@ -136,10 +136,17 @@ VectorValue sim::reduceVector(const VectorValue &a, Combiner c, bool compute) {
   VectorValue out = like(a.type, 1, compute);
   if (!compute)
     return out;
-  float acc = a.values[0];
-  for (int64_t i = 1; i < a.count; ++i)
-    acc = roundTo(a.type, combine(c, acc, a.values[i]));
-  out.values[0] = acc;
+  // A halving tree: each stage folds the upper half of the lanes into the
+  // lower half, lane i with lane i + half (an odd count keeps its middle
+  // lane), one rounding per combine, until one lane is left.
+  std::vector<float> lanes(a.values.begin(), a.values.begin() + a.count);
+  for (int64_t n = a.count; n > 1;) {
+    int64_t half = (n + 1) / 2;
+    for (int64_t i = 0; i + half < n; ++i)
+      lanes[i] = roundTo(a.type, combine(c, lanes[i], lanes[i + half]));
+    n = half;
+  }
+  out.values[0] = lanes[0];
   return out;
 }
 

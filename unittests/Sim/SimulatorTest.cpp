@@ -745,18 +745,23 @@ instances 0
   std::vector<float> x(64);
   std::vector<uint8_t> bytes(256);
   for (int i = 0; i < 64; ++i)
-    x[i] = 0.25f * (i % 7) - 0.5f;
+    x[i] = i == 0 ? 16777216.0f : i < 16 ? 1.0f : 0.0f;
+  // 2^24 + 1 rounds back to 2^24, so a left-to-right fold across the lanes
+  // gives 2^24 and the tree 2^24 + 14: the test sees the order.
   std::memcpy(bytes.data(), x.data(), 256);
   SimResult r = run(bundle, *model, {{"X", bytes}});
   ASSERT_FALSE(r.deadlock.has_value()) << *r.deadlock;
-  // Reference: the same order of operations, lane-wise then left to right.
+  // Reference: the same order of operations, lane-wise, then reduce.add's
+  // halving tree across the lanes (lane i + 8 into lane i, then + 4, ...).
   float lanes[16] = {};
   for (int v = 0; v < 4; ++v)
     for (int l = 0; l < 16; ++l)
       lanes[l] += x[v * 16 + l];
+  for (int half = 8; half >= 1; half /= 2)
+    for (int l = 0; l < half; ++l)
+      lanes[l] += lanes[l + half];
   float sum = lanes[0];
-  for (int l = 1; l < 16; ++l)
-    sum += lanes[l];
+  ASSERT_EQ(sum, 16777216.0f + 14.0f);
   const std::vector<uint8_t> &s = r.buffers["S"];
   ASSERT_EQ(s.size(), 64u);
   for (int l = 0; l < 16; ++l) {
