@@ -1,7 +1,8 @@
 //===- SchedulePipeline.cpp - KTIR to schedule, as a library --------------===//
 //
 // The scheduler in the order of DESIGN.md: specialization on the launch
-// values, conditions every grid tile takes alike folded, loops absorbed
+// values, conditions every grid tile takes alike folded, round trips
+// through the program's own scratchpad forwarded, loops absorbed
 // into wider blocks, input check, compute groups, initial pipeline,
 // granule-aligned blocks of rows per grid tile, flattening of dense rows
 // that are not whole vectors, path expansion, nesting, buffering, grid-tile
@@ -23,6 +24,7 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   specialize.args.assign(options.args.begin(), options.args.end());
   pm.addPass(createSpecialize(specialize));
   pm.addPass(createFoldGridConditions());
+  pm.addPass(createForwardLocalStores({options.arch}));
   pm.addPass(createAbsorbLoops());
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());

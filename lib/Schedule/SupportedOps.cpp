@@ -282,10 +282,18 @@ static LogicalResult checkAccessTile(ktdp::ConstructAccessTileOp tile) {
 }
 
 static LogicalResult checkView(ktdp::ConstructMemoryViewOp view) {
+  if (view.getMemorySpace().isCtLocal() && view.getMemorySpace().getCtId())
+    return view.emitError("'ktdp.construct_memory_view' in ")
+           << view.getMemorySpace()
+           << " (another tile's scratchpad) not supported: transfers between tiles' "
+              "scratchpads are missing";
+  // Own-scratchpad views the forwarding (ktsched-forward-local-stores)
+  // resolved are gone by now; what is left is used in a way it diagnosed.
   if (!view.getMemorySpace().isGlobal())
     return view.emitError("'ktdp.construct_memory_view' in ")
            << view.getMemorySpace()
-           << " not supported: program-owned scratchpad staging is missing";
+           << " not supported: program-owned scratchpad staging is forwarded only from a "
+              "store to a load of the same bytes";
   if (!view.getSizes().empty() || !view.getStrides().empty()) {
     Value dynamic = !view.getSizes().empty() ? view.getSizes()[0] : view.getStrides()[0];
     return view.emitError("'ktdp.construct_memory_view' with SSA sizes or strides not "

@@ -48,6 +48,24 @@ def FoldGridConditions : Pass<"ktsched-fold-conditions", "::mlir::ModuleOp"> {
   }];
 }
 
+def ForwardLocalStores : ArchPass<"ktsched-forward-local-stores"> {
+  let summary = "Replace loads of the program's own scratchpad by the tensors stored there";
+  let description = [{
+    ktir.md 2.4 and 2.5: a kernel that stages a tensor through its own
+    tile's scratchpad (`ct_local` without `ct_id`) and loads it back reads
+    the tensor the latest store to those bytes wrote. Such a load, when
+    that store wrote exactly its bytes (same base, extents, byte strides,
+    order and type), becomes the stored tensor; the scratchpad stores and
+    their views then go, so no program-owned range is left to reserve.
+    Accesses are checked against the capacity of the memory backing
+    `ct_local` (when `arch` is set). Loads of unwritten bytes, of bytes
+    written in another shape, accesses in loops or branches and
+    non-constant addresses are diagnosed; `ct_id` views are left for the
+    input check.
+  }];
+  let options = archOptions;
+}
+
 def AbsorbLoops : Pass<"ktsched-absorb-loops", "::mlir::ModuleOp"> {
   let summary = "Rewrite loops whose iterations move adjacent blocks into one wider block";
   let description = [{

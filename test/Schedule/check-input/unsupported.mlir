@@ -79,7 +79,7 @@ func.func @transposed(%x: index) {
 // -----
 
 func.func @local(%x: index) {
-  // expected-error @+1 {{'ktdp.construct_memory_view' in #ktdp.memory_space<ct_local> not supported: program-owned scratchpad staging is missing}}
+  // expected-error @+1 {{'ktdp.construct_memory_view' in #ktdp.memory_space<ct_local> not supported: program-owned scratchpad staging is forwarded only from a store to a load of the same bytes}}
   %v = ktdp.construct_memory_view %x, sizes: [8], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, memory_space = #ktdp.memory_space<ct_local>} : memref<8xf16>
   return
 }
@@ -256,5 +256,16 @@ func.func @mask_of_another_type() {
 func.func @triangular_set(%x: index) {
   // expected-error @+1 {{'ktdp.construct_memory_view' with a coordinate_set that is not a box not supported: masks are ranges of each dimension}}
   %v = ktdp.construct_memory_view %x, sizes: [8, 8], strides: [8, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, d1 >= 0, -d0 + 7 >= 0, d0 - d1 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<8x8xf16>
+  return
+}
+
+// -----
+
+// Another tile's scratchpad: the forwarding leaves it (transfers between
+// tiles' scratchpads are not lowered).
+func.func @other_tiles_scratchpad() attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ktdp.construct_memory_view' in #ktdp.memory_space<ct_local, ct_id = 1> (another tile's scratchpad) not supported: transfers between tiles' scratchpads are missing}}
+  %v = ktdp.construct_memory_view %c0, sizes: [8], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<8xf16>
   return
 }
