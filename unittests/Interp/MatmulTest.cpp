@@ -1,7 +1,7 @@
 //===- MatmulTest.cpp - the interpreter's blocked matmul against its definition ===//
 //
 // interp::matmul runs a register-blocked kernel with hardware rounding where
-// the processor has one. Its results must be the definition's bit for bit:
+// the processor has one (AVX-512 or AVX2 + F16C); each is checked here. Its results must be the definition's bit for bit:
 // every product and every sum rounded to the accumulator's kind, k folded in
 // increasing order per output element (ktir.md §7.2). These tests compare it
 // with that definition written as the plainest loop, on shapes with ragged
@@ -86,16 +86,24 @@ void check(ElemKind kind, int64_t m, int64_t n, int64_t kk, bool specials, unsig
   Tensor a = randomTensor(kind, m, kk, rng, specials);
   Tensor b = randomTensor(kind, kk, n, rng, specials);
   Tensor c = randomTensor(kind, m, n, rng, specials);
-  TensorPtr got = matmul(a, b, c);
-  expectSameBits(*got, reference(a, b, c));
+  Tensor want = reference(a, b, c);
+  expectSameBits(*matmul(a, b, c), want);
+  // Every kernel this processor runs, not only the one matmul picks.
+  for (MatmulKernel kernel : {MatmulKernel::Avx512, MatmulKernel::Avx2, MatmulKernel::Scalar}) {
+    if (!canRunMatmulKernel(kernel))
+      continue;
+    SCOPED_TRACE("kernel " + std::to_string(int(kernel)));
+    expectSameBits(*matmulWith(kernel, a, b, c), want);
+  }
 }
 
 } // namespace
 
 TEST(InterpMatmul, F16MatchesDefinitionOnRaggedBlocks) {
-  // Whole 4 x 16 blocks, ragged rows, ragged columns, both, fewer than a block.
+  // Whole 4 x 16 and 8 x 32 blocks, ragged rows, ragged columns, both,
+  // fewer than a block.
   for (auto [m, n, kk] : {std::tuple{8, 32, 64}, {7, 32, 33}, {8, 37, 5}, {13, 45, 17},
-                          {3, 9, 4}, {1, 1, 1}})
+                          {3, 9, 4}, {1, 1, 1}, {16, 64, 40}, {19, 77, 23}, {12, 48, 9}})
     check(ElemKind::F16, m, n, kk, /*specials=*/false, unsigned(m * 1000 + n));
 }
 
@@ -114,14 +122,17 @@ TEST(InterpMatmul, BF16AndF32MatchDefinition) {
 TEST(InterpMatmul, F16AccumulationRoundsEverySum) {
   // 2048 + 1 + 1 + ... stays 2048 in f16 (each sum rounds back to even); a
   // kernel that kept an f32 partial sum would give 2048 + 8.
-  Tensor a(ElemKind::F16, {4, 8}), b(ElemKind::F16, {8, 16}), c(ElemKind::F16, {4, 16});
-  for (int64_t i = 0; i < 32; ++i)
+  // 8 x 32: one block of every kernel.
+  Tensor a(ElemKind::F16, {8, 8}), b(ElemKind::F16, {8, 32}), c(ElemKind::F16, {8, 32});
+  for (int64_t i = 0; i < 64; ++i)
     a.f32()[i] = 1.0f;
-  for (int64_t i = 0; i < 128; ++i)
+  for (int64_t i = 0; i < 256; ++i)
     b.f32()[i] = 1.0f;
-  for (int64_t i = 0; i < 64; ++i)
+  for (int64_t i = 0; i < 256; ++i)
     c.f32()[i] = 2048.0f;
-  TensorPtr got = matmul(a, b, c);
-  for (int64_t i = 0; i < 64; ++i)
-    EXPECT_EQ(got->f32()[i], 2048.0f);
+  for (MatmulKernel kernel : {MatmulKernel::Avx512, MatmulKernel::Avx2, MatmulKernel::Scalar}) {
+    TensorPtr got = matmulWith(kernel, a, b, c);
+    for (int64_t i = 0; i < 256; ++i)
+      EXPECT_EQ(got->f32()[i], 2048.0f) << "kernel " << int(kernel);
+  }
 }

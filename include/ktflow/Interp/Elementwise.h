@@ -79,6 +79,15 @@ TensorPtr reduce(IntBinary k, const Tensor &input, const Tensor &init,
 /// product and every sum rounded to that kind, k folded in increasing
 /// order. a: [B x] M x K, b: [B x] K x N, c: [B x] M x N.
 TensorPtr matmul(const Tensor &a, const Tensor &b, const Tensor &c);
+/// The float matmul kernels `matmul` chooses from, fastest first: all give
+/// the same bits; the processor decides which can run.
+enum class MatmulKernel { Avx512, Avx2, Scalar };
+/// Whether this processor can run `kernel`.
+bool canRunMatmulKernel(MatmulKernel kernel);
+/// `matmul` with `kernel` for f16/bf16/f32 (one this processor cannot run
+/// runs the scalar loop), so tests check every kernel against the
+/// definition, not only the fastest.
+TensorPtr matmulWith(MatmulKernel kernel, const Tensor &a, const Tensor &b, const Tensor &c);
 /// A tensor of shape `outShape` whose element at index i is src element
 /// sum(i[d] * srcStrides[d]) (broadcast, transpose and permuted copies).
 TensorPtr gatherStrided(const Tensor &src, llvm::ArrayRef<int64_t> outShape,
