@@ -2,6 +2,9 @@
 // two sub-cores each; data takes the five-stage path
 //   DDR -> DMA -> scratchpad -> load unit -> FIFO -> vector unit
 //       -> FIFO -> store unit -> scratchpad -> DMA -> DDR.
+// Beside the vector unit each sub-core has a small 4x4 matrix unit fed by
+// the same load unit and draining into the same store unit, so the matrix
+// path is tested on a second description beside spyre's.
 // Every value is invented for testing; none describes real hardware.
 // Every unit instance has 32 counting semaphores and the vector unit 32
 // vector registers (invented: the figures ktflow's device code used before
@@ -35,12 +38,19 @@ ktarch.device @sample clock_mhz = 1000 {
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
                                   div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,
                                   erf = 4, pow = 8, reduce = 2}}
+      // A 4x4 array of multiply-accumulate cells (invented). Lanes = MACs
+      // per cell per issue: 4 for f16, so one issue is 4 x 4 x 4 = 64 MACs.
+      ktarch.compute @mxu {semaphores = 32, vector_registers = 32,
+                           lanes = {f16 = 4}, ops = {matmul = 1},
+                           matrix = array<i64: 4, 4>}
       ktarch.store_unit @st {semaphores = 32, access = [#vector_spad]}
 
       // Per sub-core: its own scratchpad ports and FIFOs.
       ktarch.link @spad_to_ld : @spad -> @ld {bandwidth = 64, latency = 2, granule = 64}
       ktarch.link @ld_to_vec : @ld -> @vec {bandwidth = 64, latency = 1, granule = 64, fifo_depth = 4}
       ktarch.link @vec_to_st : @vec -> @st {bandwidth = 64, latency = 1, granule = 64, fifo_depth = 4}
+      ktarch.link @ld_to_mxu : @ld -> @mxu {bandwidth = 64, latency = 1, granule = 64, fifo_depth = 4}
+      ktarch.link @mxu_to_st : @mxu -> @st {bandwidth = 64, latency = 1, granule = 64, fifo_depth = 4}
       ktarch.link @st_to_spad : @st -> @spad {bandwidth = 64, latency = 2, granule = 64}
     }
 
