@@ -343,10 +343,24 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
             }
         });
       } else if (dense) {
-        pushDenseRows(ld, *dense, j, k, [&](const Transfer &t, const SpacePosition &pos) {
-          bool broadcast;
-          push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
-        });
+        ReductionNest::HeldRows held;
+        auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
+          pushHeldColumns(
+              [&](const Transfer &t) {
+                bool broadcast;
+                return positionAddress(t, slotAddress(t, j, k), pos, broadcast);
+              },
+              rows);
+          return success();
+        };
+        held.block = block;
+        pushDenseRows(
+            ld, *dense, j, k,
+            [&](const Transfer &t, const SpacePosition &pos) {
+              bool broadcast;
+              push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+            },
+            columnLoads.empty() ? nullptr : &held);
       } else if (reduction) {
         ReductionNest::HeldRows held;
         auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {

@@ -367,9 +367,11 @@ private:
   FailureOr<DenseRowTile> denseRowTile(const Tile &tile);
   /// Load unit: every dense load's aligned vectors in the order the
   /// compute unit takes them, the other loads' vectors (`pushOther`) at
-  /// each position between them.
+  /// each position between them, column operands at each block of `held`
+  /// rows (when there are any).
   void pushDenseRows(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
-                     llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther);
+                     llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
+                     const ReductionNest::HeldRows *held);
   /// Whether the read of the vector at `pos` takes the next aligned vector.
   bool denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const;
   /// Compute unit, before the tile's first read: the held vectors of each

@@ -425,11 +425,12 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
     };
     // `count` rows from the current position: a loop over periods of
     // `rowPeriod` rows each emitted on its own, then the remaining rows.
-    // Held column operands broadcast one value per row (HeldRows::row):
-    // one row per iteration (dense rows, the only users of periods, never
-    // sit beside a column operand: RowRealign diagnoses that).
+    // Held column operands broadcast one value per row (HeldRows::row, the
+    // next lane of the held block each time), so a period of rows emitted
+    // one by one reads them in order too; the period divides the vector
+    // width (RowRealign), so every block of held rows starts a period.
     auto foldRows = [&](int64_t count) -> LogicalResult {
-      int64_t period = rowDim >= 0 && !held ? rowPeriod : 1;
+      int64_t period = rowDim >= 0 ? rowPeriod : 1;
       int64_t periods = count / period, remaining = count % period;
       auto foldRowAt = [&](int64_t row) -> LogicalResult {
         if (rowDim >= 0)
@@ -563,10 +564,41 @@ LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<
     for (auto it = loops.rbegin(); it != loops.rend(); ++it)
       close(b, it->first, it->second, pos);
   };
+  // One row of a period: its first vector, then a loop over the others
+  // (the order emitCompute's fold reads them in).
+  auto visitRow = [&](int64_t row) {
+    pos.constant[rowDim] += row;
+    visit(pos);
+    if (vectors > 1) {
+      pos.constant[last] = vectorWidth;
+      bool opened = open(b, vectors - 1, last, vectorWidth, pos);
+      visit(pos);
+      close(b, opened, last, pos);
+      pos.constant[last] = 0;
+    }
+    pos.constant[rowDim] -= row;
+  };
+  // `count` rows from the current position in periods of `rowPeriod` rows,
+  // each row of a period on its own, then the remaining rows.
+  auto visitPeriods = [&](int64_t count) {
+    int64_t periods = count / rowPeriod, remaining = count % rowPeriod;
+    if (periods > 0) {
+      bool opened = open(b, periods, rowDim, rowPeriod, pos);
+      for (int64_t row = 0; row < rowPeriod; ++row)
+        visitRow(row);
+      close(b, opened, rowDim, pos);
+    }
+    for (int64_t row = 0; row < remaining; ++row)
+      visitRow(periods * rowPeriod + row);
+  };
   if (held && rowReduction && rowDim >= 0) {
     // The rows in the groups of emitCompute, each group's held values first.
     int64_t rows = extent[rowDim], groups = rows / vectorWidth, rest = rows % vectorWidth;
     auto rowsOf = [&](int64_t count) {
+      if (rowPeriod > 1) {
+        visitPeriods(count);
+        return;
+      }
       bool rowLoop = open(b, count, rowDim, 1, pos);
       bool vectorLoop = open(b, vectors, last, vectorWidth, pos);
       visit(pos);
@@ -601,27 +633,7 @@ LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<
     return success();
   }
   if (!held && rowReduction && rowDim >= 0 && rowPeriod > 1) {
-    auto visitRow = [&](int64_t row) {
-      pos.constant[rowDim] += row;
-      visit(pos);
-      if (vectors > 1) {
-        pos.constant[last] = vectorWidth;
-        bool opened = open(b, vectors - 1, last, vectorWidth, pos);
-        visit(pos);
-        close(b, opened, last, pos);
-        pos.constant[last] = 0;
-      }
-      pos.constant[rowDim] -= row;
-    };
-    int64_t periods = extent[rowDim] / rowPeriod, remaining = extent[rowDim] % rowPeriod;
-    if (periods > 0) {
-      bool opened = open(b, periods, rowDim, rowPeriod, pos);
-      for (int64_t row = 0; row < rowPeriod; ++row)
-        visitRow(row);
-      close(b, opened, rowDim, pos);
-    }
-    for (int64_t row = 0; row < remaining; ++row)
-      visitRow(periods * rowPeriod + row);
+    visitPeriods(extent[rowDim]);
     closeAll();
     return success();
   }

@@ -26,7 +26,9 @@
 // start at the same lead on every core; row operands and scalars beside
 // them are pushed per vector between the dense loads' aligned vectors, in
 // the order the compute unit reads them (ReductionNest::emitInputOrder
-// with the same row period). Anything else is diagnosed.
+// with the same row period); column operands are held a vector of rows at
+// a time, pushed at each block's start (the period divides the vector
+// width, so blocks start on periods). Anything else is diagnosed.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
@@ -65,10 +67,12 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
       continue;
     const Transfer &t = loads[in.loadIndex];
     // Beside dense rows, a load without the row dimension (a row operand,
-    // a scalar) is pushed per vector as in any reduction; a column operand
-    // or rows of another layout are not.
+    // a scalar) is pushed per vector as in any reduction, and a column
+    // operand is held a vector of rows at a time (its blocks start on
+    // periods: the period divides the vector width); rows of another
+    // layout are not realigned.
     bool rowFree = !llvm::is_contained(t.dims, (int64_t)space.size() - 2);
-    if (!t.denseRows && !rowFree)
+    if (!t.denseRows && !rowFree && !isColumnLoad(t))
       return notLowered(*first, "beside @" + t.tensor.getSymName() +
                                     ", which has rows but not dense ones (each load with "
                                     "rows is realigned alike)");
@@ -80,7 +84,7 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   // Loads are pushed in order, so the inputs must read them in that order.
   int64_t previous = -1;
   for (const ComputeInput &in : computeInputs)
-    if (!in.splat) {
+    if (!in.splat && !isColumnLoad(loads[in.loadIndex])) {
       if (in.loadIndex <= previous)
         return notLowered(*first, "read in another order than loaded");
       previous = in.loadIndex;
@@ -151,7 +155,8 @@ bool GroupLowering::denseAdvances(const DenseRowTile &dense, const SpacePosition
 
 void GroupLowering::pushDenseRows(
     ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
-    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther) {
+    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
+    const ReductionNest::HeldRows *held) {
   auto compute = dc::ProgramBuilder::node(computeUnit);
   int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
   Bytes vector = dense.vectorBytes;
@@ -182,7 +187,9 @@ void GroupLowering::pushDenseRows(
         continue;
       const Transfer &t = loads[in.loadIndex];
       if (!t.denseRows) {
-        pushOther(t, pos);
+        // Column operands are pushed per block of rows (`held`).
+        if (!held || !isColumnLoad(t))
+          pushOther(t, pos);
         continue;
       }
       if (!advance)
@@ -195,7 +202,7 @@ void GroupLowering::pushDenseRows(
         address.terms.push_back({depth, toBytes(Elements(elements), esize), 0});
       ld.push(compute, address, vector);
     }
-  });
+  }, held);
 }
 
 void GroupLowering::primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
