@@ -554,3 +554,11 @@ FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule
       return failure();
   return builder.take();
 }
+
+FailureOr<arch::Workload> ktflow::cost::computeGroupWorkload(ks::KernelOp kernel, ks::GroupOp group,
+                                                             const arch::ArchModel &model) {
+  WorkloadBuilder builder(model, kernel);
+  if (failed(builder.addGroup(group)))
+    return failure();
+  return builder.take();
+}

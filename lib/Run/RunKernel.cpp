@@ -20,6 +20,7 @@
 #include "ktflow/DeviceCode/LaunchTable.h"
 #include "ktflow/DeviceCode/TextForm.h"
 
+#include "ktflow/Cost/Predict.h"
 #include "ktflow/Cost/Workload.h"
 #include "ktflow/Interp/Float16.h"
 #include "ktflow/KTDP/LaunchArgs.h"
@@ -306,6 +307,12 @@ mlir::FailureOr<RunReport> ktflow::run::runKernel(mlir::ModuleOp module,
     if (mlir::failed(workload))
       return mlir::failure();
     report.workload = std::move(*workload);
+    // The cost model's prediction, for `ktflow cost eval` to compare with
+    // the simulated cycles.
+    mlir::FailureOr<cost::Prediction> prediction = cost::predictCycles(*scheduled, model);
+    if (mlir::failed(prediction))
+      return mlir::failure();
+    report.prediction = std::move(*prediction);
     report.planJson = std::move(planJson);
   }
   dc::Bundle &bundle = report.bundle;

@@ -26,6 +26,13 @@ struct CommandRegistration {
   CommandRegistration(llvm::cl::SubCommand &sub, RunFn run);
 };
 
+/// `ktflow cost eval` (CostEvalCommand.cpp): the cost model's error against
+/// the simulator over a suite of kernels and random plans; `archs` is a
+/// comma-separated list of descriptions (default spyre,sample); `filter`, a
+/// regular expression, keeps the kernels whose name it matches.
+int runCostEval(llvm::StringRef archs, unsigned plans, uint64_t seed, llvm::StringRef csvPath,
+                llvm::StringRef filter);
+
 } // namespace ktflow::tool
 
 #endif // KTFLOW_TOOLS_KTFLOW_COMMAND_H

@@ -13,6 +13,7 @@
 #include "Command.h"
 #include "KernelSource.h"
 
+#include "ktflow/Cost/Predict.h"
 #include "ktflow/Cost/Workload.h"
 #include "ktflow/InitAll.h"
 #include "ktflow/Schedule/ArchAccess.h"
@@ -33,7 +34,8 @@ namespace cl = llvm::cl;
 
 static cl::SubCommand costCmd("cost",
                               "Schedule a kernel; print its roofline work per resource and bound");
-static cl::opt<std::string> costInput(cl::Positional, cl::Required, cl::desc("<kernel.mlir>"),
+static cl::opt<std::string> costInput(cl::Positional, cl::Required,
+                                      cl::desc("<kernel.mlir> | eval"),
                                       cl::sub(costCmd));
 static cl::opt<std::string> costArch("arch",
                                      cl::desc("architecture description (name or file); "
@@ -43,12 +45,27 @@ static cl::opt<std::string> costPlan("plan", cl::desc("replay the decisions of F
                                      cl::value_desc("FILE"),
                                      cl::cat(ktflow::tool::scheduleCategory()), cl::sub(costCmd));
 
+static cl::opt<unsigned> costEvalPlans("plans",
+                                       cl::desc("`cost eval`: random plans per kernel besides the "
+                                                "heuristic's"),
+                                       cl::init(4), cl::sub(costCmd));
+static cl::opt<uint64_t> costEvalSeed("seed", cl::desc("`cost eval`: seed of the random plans"),
+                                      cl::init(1), cl::sub(costCmd));
+static cl::opt<std::string> costEvalFilter(
+    "filter", cl::desc("`cost eval`: only kernels whose name (e.g. add-64x1024-g8) matches REGEX"),
+    cl::value_desc("REGEX"), cl::sub(costCmd));
+static cl::opt<std::string> costEvalCsv("csv", cl::desc("`cost eval`: write every row to FILE"),
+                                        cl::value_desc("FILE"), cl::sub(costCmd));
+
 /// "bytes" for memory ports and links, "issue cycles" for compute units.
 static const char *workUnit(const ktflow::arch::Resource &resource) {
   return resource.kind == ktflow::arch::Resource::Kind::Compute ? "issue cycles" : "bytes";
 }
 
 static int runCost() {
+  if (costInput == "eval")
+    return ktflow::tool::runCostEval(costArch, costEvalPlans, costEvalSeed, costEvalCsv,
+                                    costEvalFilter);
   mlir::DialectRegistry registry;
   ktflow::registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -97,6 +114,16 @@ static int runCost() {
        << model->resourceName(bound->loads[*bound->limiting].resource) << "\n";
   else
     os << "roofline bound: 0 cycles (no work)\n";
+  mlir::FailureOr<ktflow::cost::Prediction> prediction =
+      ktflow::cost::predictCycles(*module, *model);
+  if (mlir::failed(prediction))
+    return 1;
+  os << "predicted: " << llvm::format("%.0f", prediction->cycles)
+     << " cycles (cost model: steady state + fill and drain, per group)\n";
+  for (const ktflow::cost::GroupPrediction &g : prediction->groups)
+    os << llvm::format("  @%-8s steady %10.0f  fill %8.0f  steps %6lld  limited by %s\n",
+                       g.group.c_str(), g.steady, g.fill, (long long)g.steps,
+                       g.limiting.c_str());
   // Unbound launch values: the schedule holds the extents of their
   // upperbounds, and so does the work counted above.
   for (auto k : module->getOps<ktflow::ktsched::KernelOp>())

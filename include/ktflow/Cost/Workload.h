@@ -18,6 +18,7 @@
 #define KTFLOW_COST_WORKLOAD_H
 
 #include "ktflow/Arch/ArchModel.h"
+#include "ktflow/Schedule/KTSched.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
 
@@ -30,6 +31,12 @@ namespace ktflow::cost {
 /// lacks) is a diagnostic at the op, and failure.
 mlir::FailureOr<arch::Workload> computeWorkload(mlir::ModuleOp scheduledModule,
                                                 const arch::ArchModel &model);
+
+/// The roofline workload of one group of `kernel` alone (groups run one
+/// after the other, so a kernel's workload is the sum over its groups).
+mlir::FailureOr<arch::Workload> computeGroupWorkload(ktsched::KernelOp kernel,
+                                                     ktsched::GroupOp group,
+                                                     const arch::ArchModel &model);
 
 } // namespace ktflow::cost
 

@@ -12,6 +12,7 @@
 #define KTFLOW_RUN_RUNKERNEL_H
 
 #include "ktflow/Arch/ArchModel.h"
+#include "ktflow/Cost/Predict.h"
 #include "ktflow/DeviceCode/Program.h"
 #include "ktflow/Interp/Interpreter.h"
 #include "ktflow/Interp/Npy.h"
@@ -87,6 +88,8 @@ double machineEpsilon(llvm::StringRef elementType);
 struct RunReport {
   dc::Bundle bundle;
   arch::Workload workload;
+  /// The cost model's predicted cycles of the schedule (Predict.h).
+  cost::Prediction prediction;
   /// The schedule's decisions as plan JSON (Plan.h), as `ktflow compile
   /// --dump-plan` writes them.
   std::string planJson;

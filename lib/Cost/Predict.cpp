@@ -1,0 +1,227 @@
+//===- Predict.cpp - a schedule's cycles from the schedule IR -------------===//
+//
+// Strategy. Groups run one after the other, so a kernel's cycles are the
+// sum of its groups'. A group is a pipeline that runs `steps` times per
+// instance (tiles per instance x loop trips x rounds of grid tiles), and
+// a pipeline's time is its steady state plus its fill and drain:
+//
+//   steady = max(memory, compute, steps x (in + out latency) / depth)
+//   fill   = in + out latency + min(memory, compute) / steps
+//
+// `memory` and `compute` are the slowest memory-side and compute-side
+// resources of the group's own roofline (Workload.h): in the steady state
+// data movement and compute overlap, and the smaller is paid once more
+// for the first or last step. A slot is refilled only after its data came
+// in, was drained and its results left, so `depth` slots keep `depth`
+// steps in flight per round trip of the routes' latencies: with short
+// tiles latency, not bandwidth, sets the pace. With depth 1 nothing
+// overlaps: steady = memory + compute + (steps - 1) x (in + out latency).
+// The model reads the recorded decisions (tile counts, split, depth,
+// routes), never the lowering or the simulator. docs/cost.md gives its
+// measured error (`ktflow cost eval`).
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Cost/Predict.h"
+
+#include "ktflow/Cost/Workload.h"
+#include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::cost;
+namespace ks = ktflow::ktsched;
+
+namespace {
+
+/// The links along a route attribute "@a -> @b -> @c", in order.
+SmallVector<const arch::Link *> linksOf(const arch::ArchModel &model, StringRef route) {
+  SmallVector<StringRef> names;
+  route.split(names, "->", -1, false);
+  SmallVector<std::optional<arch::NodeId>> nodes;
+  for (StringRef n : names)
+    nodes.push_back(model.lookupNode(n.trim().ltrim('@')));
+  SmallVector<const arch::Link *> links;
+  for (size_t i = 0; i + 1 < nodes.size(); ++i) {
+    if (!nodes[i] || !nodes[i + 1])
+      continue;
+    for (const arch::Link &link : model.links())
+      if (link.from == *nodes[i] && link.to == *nodes[i + 1]) {
+        links.push_back(&link);
+        break;
+      }
+  }
+  return links;
+}
+
+/// Latency of a route's links, and the cycles `bytes` take at its narrowest
+/// link (data streams through the others).
+double routeCycles(ArrayRef<const arch::Link *> links, Bytes bytes, bool withLatency) {
+  double latency = 0, transfer = 0;
+  for (const arch::Link *link : links) {
+    latency += link->latency.count();
+    if (link->bandwidth.bytesPerCycle > 0)
+      transfer = std::max<double>(transfer, link->bandwidth.cyclesFor(bytes).count());
+  }
+  return (withLatency ? latency : 0) + transfer;
+}
+
+/// The part of a route from its first node to the first memory after it
+/// (global memory to the outer scratchpad, or back).
+SmallVector<const arch::Link *> outerHops(const arch::ArchModel &model,
+                                          ArrayRef<const arch::Link *> links, bool fromStart) {
+  SmallVector<const arch::Link *> hops;
+  if (fromStart) {
+    for (const arch::Link *link : links) {
+      hops.push_back(link);
+      if (model.node(link->to).isMemory())
+        break;
+    }
+  } else {
+    for (const arch::Link *link : llvm::reverse(links)) {
+      hops.insert(hops.begin(), link);
+      if (model.node(link->from).isMemory())
+        break;
+    }
+  }
+  return hops;
+}
+
+int64_t gridTilesOf(ks::KernelOp kernel) {
+  int64_t n = 1;
+  for (int64_t g : kernel.getGrid())
+    n *= g;
+  return n;
+}
+
+/// Loop trips of the group's busiest grid tile (1 without a loop).
+int64_t maxTrips(ks::KernelOp kernel, ks::GroupOp group) {
+  auto loop = group.getLoopAttr();
+  if (!loop)
+    return 1;
+  auto lbMap = loop.getAs<AffineMapAttr>("lb"), ubMap = loop.getAs<AffineMapAttr>("ub");
+  auto stepAttr = loop.getAs<IntegerAttr>("step");
+  if (!lbMap || !ubMap || !stepAttr || stepAttr.getInt() <= 0)
+    return 1;
+  int64_t step = stepAttr.getInt(), most = 0;
+  auto grid = kernel.getGrid();
+  for (int64_t c = 0, n = gridTilesOf(kernel); c < n; ++c) {
+    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
+    int64_t lb = ks::evalLoopBound(lbMap.getValue(), coords, /*upper=*/false);
+    int64_t ub = ks::evalLoopBound(ubMap.getValue(), coords, /*upper=*/true);
+    most = std::max(most, ub > lb ? (ub - lb + step - 1) / step : 0);
+  }
+  return std::max<int64_t>(1, most);
+}
+
+FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
+                                        const arch::ArchModel &model) {
+  GroupPrediction p;
+  p.group = group.getSymName().str();
+  FailureOr<arch::Workload> workload = computeGroupWorkload(kernel, group, model);
+  if (failed(workload))
+    return failure();
+  llvm::Expected<arch::RooflineBound> bound = model.roofline(*workload);
+  if (!bound)
+    return group.emitError("no roofline bound: ") << llvm::toString(bound.takeError());
+  p.bound = bound->cycles;
+  if (bound->limiting)
+    p.limiting = model.resourceName(bound->loads[*bound->limiting].resource);
+
+  ks::PipelineOp outer = ks::outerPipeline(group);
+  if (!outer)
+    return group.emitError("group holds no pipeline");
+  int64_t tiles = 1;
+  if (auto counts = outer->getAttrOfType<DenseI64ArrayAttr>("tile_counts"))
+    for (int64_t c : counts.asArrayRef())
+      tiles *= std::max<int64_t>(1, c);
+  // Grid tiles beyond the cores run in rounds.
+  int64_t cores = 1;
+  ks::StageOp dmaLoad, dmaStore;
+  for (ks::StageOp stage : outer.getBody().getOps<ks::StageOp>()) {
+    if (stage.getRole() == "dma_load")
+      dmaLoad = stage;
+    else if (stage.getRole() == "dma_store")
+      dmaStore = stage;
+  }
+  if (ks::StageOp dma = dmaLoad ? dmaLoad : dmaStore)
+    if (auto unit = llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(dma, "unit")))
+      if (std::optional<arch::NodeId> node = model.lookupNode(unit.getValue()))
+        cores = std::max<int64_t>(1, model.nodeInstanceCount(*node));
+  int64_t gridTiles = gridTilesOf(kernel);
+  int64_t rounds = (gridTiles + cores - 1) / cores;
+  p.steps = std::max<int64_t>(1, tiles * maxTrips(kernel, group) * rounds);
+
+  // The DMA's time per step: each outer buffer's slot crosses its route
+  // once, latency included, one transfer after the other.
+  auto loadRoute = group->getAttrOfType<StringAttr>("load_route");
+  auto storeRoute = group->getAttrOfType<StringAttr>("store_route");
+  SmallVector<const arch::Link *> loadLinks, storeLinks;
+  if (loadRoute)
+    loadLinks = outerHops(model, linksOf(model, loadRoute.getValue()), /*fromStart=*/true);
+  if (storeRoute)
+    storeLinks = outerHops(model, linksOf(model, storeRoute.getValue()), /*fromStart=*/false);
+  // The slowest buffer decides how many steps are in flight.
+  int64_t depth = 0;
+  for (ks::BufferOp buffer : ks::groupBuffers(group)) {
+    auto level = buffer->getAttrOfType<IntegerAttr>("level");
+    if (level && level.getInt() != 0)
+      continue;
+    if (auto d = llvm::dyn_cast_or_null<IntegerAttr>(ks::decisionValue(buffer, "depth")))
+      depth = depth ? std::min<int64_t>(depth, d.getInt()) : d.getInt();
+  }
+  depth = std::max<int64_t>(1, depth);
+  // Memory traffic and compute overlap in the steady state; the smaller of
+  // the two is paid once more for the first (or last) step.
+  double memory = 0, compute = 0;
+  for (const arch::ResourceLoad &load : bound->loads)
+    (load.resource.kind == arch::Resource::Kind::Compute ? compute : memory) =
+        std::max(load.resource.kind == arch::Resource::Kind::Compute ? compute : memory,
+                 load.cycles);
+  double inLatency = routeCycles(loadLinks, Bytes(0), true);
+  double outLatency = routeCycles(storeLinks, Bytes(0), true);
+  // A slot is refilled only after its step's data came in, was drained and
+  // its results went out: with `depth` slots, `depth` steps are in flight
+  // per round trip of the routes' latencies.
+  double latencyStep = (inLatency + outLatency) / depth;
+  // One slot per buffer: a step's load, compute and store cannot overlap,
+  // and every step pays the routes' latencies.
+  if (depth == 1) {
+    p.steady = memory + compute + (inLatency + outLatency) * (p.steps - 1);
+    p.fill = inLatency + outLatency;
+    p.limiting = "one slot per buffer";
+    p.cycles = p.steady + p.fill;
+    return p;
+  }
+  p.steady = std::max(memory, compute);
+  if (latencyStep * p.steps > p.steady) {
+    p.steady = latencyStep * p.steps;
+    p.limiting = "dma latency";
+  }
+  p.fill = inLatency + outLatency + std::min(memory, compute) / p.steps;
+  p.cycles = p.steady + p.fill;
+  return p;
+}
+
+} // namespace
+
+FailureOr<Prediction> ktflow::cost::predictCycles(ModuleOp scheduledModule,
+                                                  const arch::ArchModel &model) {
+  auto kernels = scheduledModule.getOps<ks::KernelOp>();
+  if (std::distance(kernels.begin(), kernels.end()) != 1) {
+    scheduledModule.emitError("expected exactly one scheduled kernel (ktsched.kernel)");
+    return failure();
+  }
+  ks::KernelOp kernel = *kernels.begin();
+  Prediction prediction;
+  for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>()) {
+    FailureOr<GroupPrediction> g = predictGroup(kernel, group, model);
+    if (failed(g))
+      return failure();
+    prediction.cycles += g->cycles;
+    prediction.groups.push_back(std::move(*g));
+  }
+  return prediction;
+}
