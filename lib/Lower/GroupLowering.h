@@ -110,6 +110,15 @@ struct Transfer {
 /// into the aligned vectors the load unit pushes from `pushBase` on.
 struct DenseRowTile {
   Bytes lead, pushBase, rowBytes, vectorBytes;
+  /// The dense loads' element size, and the accesses of `vectorBytes`
+  /// each of them takes per vector step (more than one for a type wider
+  /// than the step's).
+  ElementSize elementSize;
+  int64_t piecesPerStep = 1;
+  /// Pieces of a row's last step that start inside the row (read; the
+  /// others are padding lanes).
+  int64_t lastStepPieces = 1;
+  /// Accesses per row (vector steps x pieces).
   int64_t rows = 0, vectorsPerRow = 0;
   /// Rows after which the shifts repeat (a whole number of vectors).
   int64_t period = 1;
@@ -372,6 +381,9 @@ private:
   void pushDenseRows(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
                      llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
                      const ReductionNest::HeldRows *held);
+  /// Accesses the step at `pos` reads of each dense load (all its pieces
+  /// but those of a row's last step wholly past the row's end).
+  int64_t denseReads(const DenseRowTile &dense, const SpacePosition &pos) const;
   /// Whether the read of the vector at `pos` takes the next aligned vector.
   bool denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const;
   /// Compute unit, before the tile's first read: the held vectors of each

@@ -565,17 +565,23 @@ LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<
       close(b, it->first, it->second, pos);
   };
   // One row of a period: its first vector, then a loop over the others
-  // (the order emitCompute's fold reads them in).
+  // (the order emitCompute's fold reads them in), the last one apart
+  // where asked.
   auto visitRow = [&](int64_t row) {
     pos.constant[rowDim] += row;
     visit(pos);
-    if (vectors > 1) {
+    int64_t looped = lastVectorApart ? vectors - 2 : vectors - 1;
+    if (looped > 0) {
       pos.constant[last] = vectorWidth;
-      bool opened = open(b, vectors - 1, last, vectorWidth, pos);
+      bool opened = open(b, looped, last, vectorWidth, pos);
       visit(pos);
       close(b, opened, last, pos);
-      pos.constant[last] = 0;
     }
+    if (lastVectorApart && vectors > 1) {
+      pos.constant[last] = (vectors - 1) * vectorWidth;
+      visit(pos);
+    }
+    pos.constant[last] = 0;
     pos.constant[rowDim] -= row;
   };
   // `count` rows from the current position in periods of `rowPeriod` rows,

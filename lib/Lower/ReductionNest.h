@@ -93,6 +93,10 @@ public:
   /// rows, RowRealign.cpp) sees each row's own position. 1: one row per
   /// iteration. A period divides the vector width.
   void setRowPeriod(int64_t period) { rowPeriod = std::max<int64_t>(1, period); }
+  /// Whether emitInputOrder visits a period row's last vector on its own
+  /// (as emitCompute's fold reads a partial last vector), for inputs that
+  /// take fewer accesses there (dense rows of a wider type).
+  void setLastVectorApart(bool apart) { lastVectorApart = apart; }
 
   /// Marks the body arguments not read for every vector: splat scalars
   /// (set once per program) and held column operands (set once per row by
@@ -182,6 +186,7 @@ private:
   ktunit::Reg scratch = 0;
   uint32_t depth = 0;
   int64_t rowPeriod = 1;
+  bool lastVectorApart = false;
 };
 
 } // namespace ktflow::lower

@@ -78,8 +78,12 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
                                     "rows is realigned alike)");
     if (!t.denseRows)
       continue;
-    if (t.esize.bytes != esize.bytes || t.regType != elemType)
-      return notLowered(t, "of a type other than the group's vector steps'");
+    // Dense loads of a type wider than the step are realigned piece by
+    // piece (each access holds a step's bytes); all share one type.
+    if (t.esize.bytes < esize.bytes || (t.esize.bytes % esize.bytes).count() != 0 ||
+        t.esize.bytes != first->esize.bytes || t.regType != first->regType)
+      return notLowered(t, "of a type other than the group's vector steps' and the other "
+                           "dense loads'");
   }
   // Loads are pushed in order, so the inputs must read them in that order.
   int64_t previous = -1;
@@ -93,8 +97,20 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   dense.vectorBytes = toBytes(Elements(vectorWidth), esize);
   int64_t rowDim = (int64_t)space.size() - 2;
   dense.rows = tile.extent[rowDim];
-  dense.vectorsPerRow = vectorsPerRow(tile);
-  dense.rowBytes = toBytes(Elements(tile.extent.back()), esize);
+  dense.elementSize = first->esize;
+  dense.piecesPerStep = first->esize.bytes / esize.bytes;
+  dense.rowBytes = toBytes(Elements(tile.extent.back()), dense.elementSize);
+  // Only the pieces that start inside the row are read: a wide row's last
+  // step may end in pieces wholly past it (padding lanes, which the fold
+  // masks), and reading them would take aligned vectors of the next row
+  // before its first one. Those pieces are built from the held pair as is.
+  int64_t steps = vectorsPerRow(tile);
+  Bytes lastStepStart = toBytes(Elements((steps - 1) * vectorWidth), dense.elementSize);
+  dense.lastStepPieces = std::min<int64_t>(
+      dense.piecesPerStep,
+      ((dense.rowBytes - lastStepStart).count() + dense.vectorBytes.count() - 1) /
+          dense.vectorBytes.count());
+  dense.vectorsPerRow = (steps - 1) * dense.piecesPerStep + dense.lastStepPieces;
   Bytes vector = dense.vectorBytes;
   Bytes lead = denseLead(*first, tile);
   const arch::AccessRule *rule = globalDmaRule();
@@ -140,6 +156,18 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   return dense;
 }
 
+int64_t GroupLowering::denseReads(const DenseRowTile &dense, const SpacePosition &pos) const {
+  int64_t last = (int64_t)space.size() - 1;
+  // A loop over a row's vectors never runs over its last one when that
+  // one takes fewer pieces (ReductionNest::setLastVectorApart).
+  if (!pos.terms[last].empty())
+    return dense.piecesPerStep;
+  Bytes start = toBytes(Elements(pos.constant[last]), dense.elementSize);
+  if (start + dense.vectorBytes * dense.piecesPerStep <= dense.rowBytes)
+    return dense.piecesPerStep;
+  return dense.lastStepPieces;
+}
+
 bool GroupLowering::denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const {
   int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
   // Loop terms move whole periods of rows and whole vectors: only the
@@ -175,13 +203,17 @@ void GroupLowering::pushDenseRows(
         ld.push(compute, address, vector);
       }
   reduction->setRowPeriod(dense.period);
-  auto resetPeriod = llvm::make_scope_exit([&] { reduction->setRowPeriod(1); });
+  reduction->setLastVectorApart(dense.lastStepPieces < dense.piecesPerStep);
+  auto resetPeriod = llvm::make_scope_exit([&] {
+    reduction->setRowPeriod(1);
+    reduction->setLastVectorApart(false);
+  });
   reduction->emitInputOrder(ld, {dense.rows, space.back()}, [&](const SpacePosition &pos) {
     bool advance = denseAdvances(dense, pos);
     // The vector after the one the read starts in: its bytes from the
     // position's constant part, the loop terms whole vectors and periods.
     Bytes start = dense.lead + dense.rowBytes * pos.constant[rowDim] +
-                  toBytes(Elements(pos.constant[last]), esize);
+                  toBytes(Elements(pos.constant[last]), dense.elementSize);
     for (const ComputeInput &in : computeInputs) {
       if (in.splat)
         continue;
@@ -192,15 +224,17 @@ void GroupLowering::pushDenseRows(
           pushOther(t, pos);
         continue;
       }
-      if (!advance)
-        continue;
-      dc::Address address = slotOf(t);
-      address.offset = address.offset + vector * (start / vector + 1);
-      for (auto [depth, rows] : pos.terms[rowDim])
-        address.terms.push_back({depth, dense.rowBytes * rows, 0});
-      for (auto [depth, elements] : pos.terms[last])
-        address.terms.push_back({depth, toBytes(Elements(elements), esize), 0});
-      ld.push(compute, address, vector);
+      // A step's first piece takes a vector when `advance`, every further
+      // piece (a vector's bytes on) the next one.
+      for (int64_t piece = advance ? 0 : 1; piece < denseReads(dense, pos); ++piece) {
+        dc::Address address = slotOf(t);
+        address.offset = address.offset + vector * (start / vector + 1 + piece);
+        for (auto [depth, rows] : pos.terms[rowDim])
+          address.terms.push_back({depth, dense.rowBytes * rows, 0});
+        for (auto [depth, elements] : pos.terms[last])
+          address.terms.push_back({depth, toBytes(Elements(elements), dense.elementSize), 0});
+        ld.push(compute, address, vector);
+      }
     }
   }, held);
 }
@@ -211,10 +245,13 @@ void GroupLowering::primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTi
   for (const ComputeInput &in : computeInputs) {
     if (in.splat || !loads[in.loadIndex].denseRows)
       continue;
+    const Transfer &t = loads[in.loadIndex];
     auto [current, next] = held[in.loadIndex];
+    dc::ElemType type = t.regType.value_or(elemType);
+    Elements perAccess = toElements(dense.vectorBytes, dense.elementSize);
     if (dense.primeBoth)
-      vec.recv(current, elemType, Elements(vectorWidth), loadUnit);
-    vec.recv(next, elemType, Elements(vectorWidth), loadUnit);
+      vec.recv(current, type, perAccess, loadUnit);
+    vec.recv(next, type, perAccess, loadUnit);
   }
 }
 
@@ -227,7 +264,7 @@ void GroupLowering::readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTil
   bool advance = denseAdvances(dense, pos);
   int64_t row = pos.constant[rowDim] % dense.period;
   Bytes into = (dense.lead + dense.rowBytes * row) % dense.vectorBytes;
-  int64_t lane = toElements(into, esize).count();
+  int64_t lane = toElements(into, dense.elementSize).count();
   auto loadUnit = dc::ProgramBuilder::node(ldUnit);
   Block &body = computeStage->getRegion(0).front();
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
@@ -238,11 +275,19 @@ void GroupLowering::readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTil
       receiveOther(i, arg);
       continue;
     }
+    // Each piece of the step starts `lane` elements into its aligned
+    // vector (pieces are a vector's bytes apart); all but the first take
+    // the next one.
+    const Transfer &t = loads[in.loadIndex];
     auto [current, next] = held[in.loadIndex];
-    if (advance) {
-      vec.unary(dc::Opcode::Mov, current, next);
-      vec.recv(next, elemType, Elements(vectorWidth), loadUnit);
-    }
-    vec.ext(reg[arg], current, next, lane);
+    int64_t reads = denseReads(dense, pos);
+    gatherPieces(vec, reg[arg], t, dense.piecesPerStep,
+                 [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t piece) {
+                   if (piece < reads && (advance || piece > 0)) {
+                     vec.unary(dc::Opcode::Mov, current, next);
+                     vec.recv(next, type, count, loadUnit);
+                   }
+                   vec.ext(r, current, next, lane);
+                 });
   }
 }
