@@ -1,6 +1,7 @@
 //===- MergeGridTiles.cpp - coarsen the grid so results are legal runs ----===//
 //
-// Strategy: a reduction's results leave each grid tile as one DMA run into
+// Strategy: a reduction's results (and a flattened element-wise group's
+// whole tile, FlattenRows) leave each grid tile as one DMA run into
 // global memory, and cores never share a DMA access (no read-modify-write
 // of a neighbour's results), so a grid tile whose results are below the
 // DMA's minimum access, not a multiple of its size or not aligned cannot
@@ -17,7 +18,7 @@
 // along S must not depend on g (a broadcast row every tile reads), and the
 // group's loop bounds must not either. The factor is the smallest k > 1
 // dividing the grid dimension for which every merged tile's result run of
-// every reducing group is legal: aligned at its start and either a legal
+// every reducing or flattened group is legal: aligned at its start and either a legal
 // DMA size or — like the lowering's widening — ending where its tensor
 // ends, so it may be rounded up into the symbol's alignment padding. No
 // merge happens when the unmerged runs are legal already, and none when no
@@ -189,7 +190,10 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
   MLIRContext *ctx = kernel.getContext();
   const Node &globalNode = model.node(placement.global);
   for (auto [index, group] : llvm::enumerate(kernel.getOps<GroupOp>())) {
-    if (group.getReduceDims().empty())
+    // A flattened element-wise group stores each grid tile as one run too
+    // (FlattenRows); other element-wise groups store a run per row, which
+    // merging tiles along the rows does not lengthen.
+    if (group.getReduceDims().empty() && !group->hasAttr("flatten"))
       continue;
     int64_t along = index < spaceDims.size() ? spaceDims[index] : -1;
     SmallVector<int64_t> space(group.getSpace());
