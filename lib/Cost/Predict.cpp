@@ -5,7 +5,8 @@
 // instance (tiles per instance x loop trips x rounds of grid tiles), and
 // a pipeline's time is its steady state plus its fill and drain:
 //
-//   steady = max(memory, compute, steps x (in + out latency) / depth)
+//   steady = max(memory, compute, steps x (in + out latency) / depth,
+//                the DMA's issue cost x descriptors)
 //   fill   = in + out latency + min(memory, compute) / steps
 //
 // `memory` and `compute` are the slowest memory-side and compute-side
@@ -15,7 +16,8 @@
 // in, was drained and its results left, so `depth` slots keep `depth`
 // steps in flight per round trip of the routes' latencies: with short
 // tiles latency, not bandwidth, sets the pace. With depth 1 nothing
-// overlaps: steady = memory + compute + (steps - 1) x (in + out latency).
+// overlaps: each instance's own link time + compute + (steps - 1) x (in +
+// out latency), at least the shared memory's time.
 // The model reads the recorded decisions (tile counts, split, depth,
 // routes), never the lowering or the simulator. docs/cost.md gives its
 // measured error (`ktflow cost eval`).
@@ -186,10 +188,39 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
   // its results went out: with `depth` slots, `depth` steps are in flight
   // per round trip of the routes' latencies.
   double latencyStep = (inLatency + outLatency) / depth;
+  // The DMA engine spends its issue cost on every descriptor before the
+  // data moves: one per outer buffer and step (a hoisted load once), for
+  // every instance of the split it serves.
+  double dmaIssue = 0;
+  if (ks::StageOp dma = dmaLoad ? dmaLoad : dmaStore)
+    if (auto unit = llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(dma, "unit")))
+      if (std::optional<arch::NodeId> node = model.lookupNode(unit.getValue())) {
+        int64_t instances = 1;
+        if (auto split = llvm::dyn_cast_or_null<DictionaryAttr>(ks::decisionValue(outer, "split")))
+          if (auto n = split.getAs<IntegerAttr>("instances"))
+            instances = std::max<int64_t>(1, n.getInt());
+        double perStep = 0, once = 0;
+        for (ks::BufferOp buffer : ks::groupBuffers(group)) {
+          auto level = buffer->getAttrOfType<IntegerAttr>("level");
+          if (level && level.getInt() != 0)
+            continue;
+          auto hoist = llvm::dyn_cast_or_null<BoolAttr>(ks::decisionValue(buffer, "hoist"));
+          (hoist && hoist.getValue() ? once : perStep) += 1;
+        }
+        dmaIssue = double(model.node(*node).issueCost.count()) * instances *
+                   (perStep * p.steps + once);
+      }
   // One slot per buffer: a step's load, compute and store cannot overlap,
   // and every step pays the routes' latencies.
   if (depth == 1) {
-    p.steady = memory + compute + (inLatency + outLatency) * (p.steps - 1);
+    // Each instance waits on its own transfers (its links, the slowest
+    // per-instance share of the traffic); a shared port still caps them all.
+    double own = 0;
+    for (const arch::ResourceLoad &load : bound->loads)
+      if (load.resource.kind == arch::Resource::Kind::Link)
+        own = std::max(own, load.cycles);
+    p.steady = std::max({memory, dmaIssue,
+                         own + compute + (inLatency + outLatency) * (p.steps - 1)});
     p.fill = inLatency + outLatency;
     p.limiting = "one slot per buffer";
     p.cycles = p.steady + p.fill;
@@ -199,6 +230,10 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
   if (latencyStep * p.steps > p.steady) {
     p.steady = latencyStep * p.steps;
     p.limiting = "dma latency";
+  }
+  if (dmaIssue > p.steady) {
+    p.steady = dmaIssue;
+    p.limiting = "dma issue";
   }
   p.fill = inLatency + outLatency + std::min(memory, compute) / p.steps;
   p.cycles = p.steady + p.fill;
