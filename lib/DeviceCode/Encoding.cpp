@@ -307,6 +307,12 @@ void transfer(IO &io, Instruction &inst) {
     io.i64(inst.lane);
     io.i64(inst.count);
     return;
+  case Opcode::Mma:
+    io.u8(inst.vd);
+    io.u8(inst.va);
+    io.u8(inst.vb);
+    io.i64(inst.count);
+    return;
   case Opcode::Reduce:
     enumField(io, inst.combiner);
     io.u8(inst.vd);
@@ -463,7 +469,10 @@ uint32_t dc::versionNeeded(const Bundle &bundle) {
                                 return i.op == Opcode::Loop && i.countFromTable;
                               });
                      });
-  return launchTable ? 3 : 2;
+  bool matrix = llvm::any_of(bundle.programs, [](const Program &p) {
+    return llvm::any_of(p.body, [](const Instruction &i) { return isMatrixArith(i.op); });
+  });
+  return matrix ? 4 : launchTable ? 3 : 2;
 }
 
 uint32_t dc::firstVersionWith(Opcode op) {
@@ -476,6 +485,8 @@ uint32_t dc::firstVersionWith(Opcode op) {
   case Opcode::Tanh:
   case Opcode::Erf:
     return 2;
+  case Opcode::Mma:
+    return 4;
   default:
     return 1;
   }

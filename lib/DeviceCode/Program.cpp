@@ -94,6 +94,7 @@ static const OpcodeInfo opcodeTable[] = {
     {Opcode::Ext, "ext", "copy"},
     {Opcode::Concat, "concat", "copy"},
     {Opcode::Slice, "slice", "copy"},
+    {Opcode::Mma, "mma", "matmul"},
 };
 
 static const OpcodeInfo *infoOf(Opcode op) {
@@ -186,6 +187,7 @@ llvm::SmallVector<uint8_t, 4> dc::registerOperands(const Instruction &inst) {
   case Opcode::Cmp:
   case Opcode::Ext:
   case Opcode::Concat:
+  case Opcode::Mma:
     return {inst.vd, inst.va, inst.vb};
   case Opcode::Fma:
     return {inst.vd, inst.va, inst.vb, inst.vc};
@@ -555,6 +557,13 @@ private:
       TRY(reg(at, inst.vd));
       TRY(reg(at, inst.va));
       return reg(at, inst.vb);
+    case Opcode::Mma:
+      TRY(reg(at, inst.vd));
+      TRY(reg(at, inst.va));
+      TRY(reg(at, inst.vb));
+      if (inst.count <= 0)
+        return fail(at, llvm::formatv("has depth {0} (must be positive)", inst.count));
+      return elementCount(at, inst.count);
     case Opcode::Slice:
       TRY(reg(at, inst.vd));
       TRY(reg(at, inst.va));
@@ -836,4 +845,11 @@ void ProgramBuilder::slice(uint8_t vd, uint8_t va, int64_t lane, Elements count)
   i.va = va;
   i.lane = lane;
   i.count = count.count();
+}
+void ProgramBuilder::mma(uint8_t vd, uint8_t va, uint8_t vb, Elements depth) {
+  Instruction &i = emit(Opcode::Mma);
+  i.vd = vd;
+  i.va = va;
+  i.vb = vb;
+  i.count = depth.count();
 }

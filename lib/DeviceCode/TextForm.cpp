@@ -136,6 +136,9 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
   case Opcode::Concat:
     os << "concat " << reg(i.vd) << ", " << reg(i.va) << ", " << reg(i.vb);
     return;
+  case Opcode::Mma:
+    os << "mma " << reg(i.vd) << ", " << reg(i.va) << ", " << reg(i.vb) << ", " << i.count;
+    return;
   case Opcode::Reduce:
     os << "reduce." << combinerName(i.combiner) << " " << reg(i.vd) << ", " << reg(i.va);
     return;
@@ -756,6 +759,9 @@ private:
     case Opcode::Concat:
       return expectCount(4) && regOperand(1, i.vd) && regOperand(2, i.va) &&
              regOperand(3, i.vb);
+    case Opcode::Mma:
+      return expectCount(5) && regOperand(1, i.vd) && regOperand(2, i.va) &&
+             regOperand(3, i.vb) && intOperand(4, i.count, "a depth");
     case Opcode::Reduce: {
       static const Combiner all[] = {Combiner::Add, Combiner::Max, Combiner::Min};
       auto it = llvm::find_if(all, [&](Combiner c) { return combinerName(c) == suffix; });

@@ -3,10 +3,14 @@
 // A vector instruction checks that its operands hold values of matching
 // shapes, computes its result with VectorOps (rounded as the hardware
 // does), and costs the unit's issue cost for its op class times the issues
-// its vectors need at the unit's lanes per element type.
+// its vectors need at the unit's lanes per element type. A matrix
+// instruction (mma) costs the unit's `matmul` issue cost per R x C x lanes
+// issue its block needs and computes with MatrixOps.
 //
 //===----------------------------------------------------------------------===//
 #include "Engine.h"
+
+#include "ktflow/Sim/MatrixOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -37,6 +41,9 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
   case Opcode::Ext:
   case Opcode::Concat:
     reads = {inst.va, inst.vb};
+    break;
+  case Opcode::Mma:
+    reads = {inst.vd, inst.va, inst.vb};
     break;
   case Opcode::Select:
     reads = {inst.vc, inst.va, inst.vb};
@@ -162,6 +169,31 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
     if (!issuesFor(a.type, a.count))
       return false;
     out = compareVector(inst.predicate, a, b, options.computeValues);
+    break;
+  }
+  case Opcode::Mma: {
+    const VectorValue &a = operand(inst.va), &b = operand(inst.vb), &acc = operand(inst.vd);
+    int64_t depth = inst.count;
+    if (a.type != b.type)
+      return fail(u, llvm::formatv("mma operands v{0} ({1}) and v{2} ({3}) differ in type",
+                                   unsigned(inst.va), elemTypeName(a.type), unsigned(inst.vb),
+                                   elemTypeName(b.type)));
+    if (depth <= 0 || a.count % depth != 0 || b.count % depth != 0)
+      return fail(u, llvm::formatv("mma depth {0} does not divide v{1} ({2} elements) and "
+                                   "v{3} ({4} elements)",
+                                   depth, unsigned(inst.va), a.count, unsigned(inst.vb),
+                                   b.count));
+    MatrixShape shape{a.count / depth, b.count / depth, depth};
+    if (acc.count != shape.rows * shape.cols)
+      return fail(u, llvm::formatv("mma accumulator v{0} holds {1} elements, not {2} x {3}",
+                                   unsigned(inst.vd), acc.count, shape.rows, shape.cols));
+    MatrixIssue timing = matrixIssues(node.compute, node.name, a.type, shape);
+    if (!timing.error.empty())
+      return fail(u, timing.error);
+    issues = timing.issues;
+    out = acc;
+    if (options.computeValues)
+      multiplyAccumulate(a.values.data(), b.values.data(), out.values.data(), shape, acc.type);
     break;
   }
   case Opcode::Fma: {

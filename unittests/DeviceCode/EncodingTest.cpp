@@ -160,6 +160,39 @@ TEST(EncodingTest, VersionOneBundlesHaveNoMathInstructions) {
             std::string::npos);
 }
 
+// Version 4 added the matrix unit's `mma`: a bundle holding one is written
+// as version 4, round-trips, and is rejected when it claims version 3.
+TEST(EncodingTest, MatrixInstructionNeedsVersionFour) {
+  Bundle b;
+  b.device = "sample";
+  ProgramBuilder mxu(b, "mxu");
+  mxu.recv(0, ElemType::F16, Elements(32), ProgramBuilder::node("ld"));
+  mxu.recv(1, ElemType::F16, Elements(32), ProgramBuilder::node("ld"));
+  mxu.recv(2, ElemType::F32, Elements(16), ProgramBuilder::node("ld"));
+  mxu.mma(2, 0, 1, Elements(8));
+  mxu.send(ProgramBuilder::node("st"), 2);
+  std::vector<uint8_t> bytes = encodeBundle(b);
+  ASSERT_EQ(bytes[4], 4u);
+  llvm::Expected<Bundle> decoded = decodeBundle(bytes, "mem");
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
+  EXPECT_NE(text(*decoded).find("mma v2, v0, v1, 8"), std::string::npos) << text(*decoded);
+  llvm::Expected<Bundle> parsed = parseBundleText(text(b), "text");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(encodeBundle(*parsed), bytes);
+  std::vector<uint8_t> old = bytes;
+  old[4] = 3;
+  llvm::Expected<Bundle> r = decodeBundle(old, "v3");
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("'mma' needs bundle version 4, the bundle is "
+                                               "version 3"),
+            std::string::npos);
+  // A depth of zero is no matrix operation.
+  b.programs[0].body[3].count = 0;
+  llvm::Error e = verifyBundle(b, "built");
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("depth 0"), std::string::npos);
+}
+
 TEST(EncodingTest, EveryTruncationIsAnError) {
   std::vector<uint8_t> bytes = encodeBundle(sampleBundle());
   for (size_t n = 0; n < bytes.size(); ++n) {

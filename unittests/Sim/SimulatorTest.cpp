@@ -11,6 +11,7 @@
 #include "ktflow/Arch/KTArchOps.h"
 #include "ktflow/DeviceCode/TextForm.h"
 #include "ktflow/InitAll.h"
+#include "ktflow/Interp/Elementwise.h"
 #include "ktflow/Interp/Float16.h"
 #include "ktflow/Sim/Simulator.h"
 #include "ktflow/Sim/StaticChecks.h"
@@ -24,6 +25,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 
 using namespace ktflow;
 using namespace ktflow::sim;
@@ -818,6 +820,120 @@ instances 0
   ASSERT_FALSE(bool(r));
   EXPECT_NE(llvm::toString(r.takeError()).find("the copy's extent overflows"),
             std::string::npos);
+}
+
+/// C = C0 + A x B on sample's 4x4 matrix unit @mxu with A f16 4 x 16 and
+/// B f16 16 x 4 given as two K blocks of 8 (A1 = A[:, 0:8] 4 x 8, then A2;
+/// B1 = B[0:8, :], then B2: each one 64-byte access), C0 and C f32 4 x 4.
+/// `operand` is the type the second block is received as.
+std::string mmaProgram(llvm::StringRef unit, llvm::StringRef operand = "f16") {
+  return llvm::formatv(R"(ktdc 1
+device sample
+symbol $A1 f16 32 in
+symbol $A2 f16 32 in
+symbol $B1 f16 32 in
+symbol $B2 f16 32 in
+symbol $C0 f32 16 in
+symbol $C f32 16 out
+
+program @dma
+instances 0
+  copy @spad, $A1, run 64
+  copy @spad+64, $B1, run 64
+  copy @spad+128, $A2, run 64
+  copy @spad+192, $B2, run 64
+  copy @spad+256, $C0, run 64
+  signal @ld[0], 0
+  wait 0, 1
+  copy $C, @spad+320, run 64
+
+program @ld
+instances 0
+  wait 0, 1
+  push @{0}, @spad+256, 64
+  push @{0}, @spad, 64
+  push @{0}, @spad+64, 64
+  push @{0}, @spad+128, 64
+  push @{0}, @spad+192, 64
+
+program @{0}
+instances 0
+  recv v0, f32, 16, @ld
+  recv v1, f16, 32, @ld
+  recv v2, f16, 32, @ld
+  mma v0, v1, v2, 8
+  recv v3, f16, 32, @ld
+  recv v4, {1}, {2}, @ld
+  mma v0, v3, v4, 8
+  send @st, v0
+
+program @st
+instances 0
+  pop @{0}, @spad+320, 64
+  signal @dma[0], 0
+)",
+                       unit, operand, operand == "f16" ? 32 : 16)
+      .str();
+}
+
+TEST_F(SimulatorTest, MatrixUnitAccumulatesKBlocksLikeTheInterpreter) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-3.0f, 3.0f);
+  interp::Tensor a(interp::ElemKind::F32, {4, 16}), b(interp::ElemKind::F32, {16, 4}),
+      c0(interp::ElemKind::F32, {4, 4});
+  for (interp::Tensor *t : {&a, &b, &c0})
+    for (int64_t i = 0; i < t->numElements(); ++i)
+      t->f32()[i] = interp::roundToHalf(dist(rng));
+  std::vector<float> a1, a2, b1, b2;
+  for (int64_t i = 0; i < 4; ++i)
+    for (int64_t k = 0; k < 16; ++k)
+      (k < 8 ? a1 : a2).push_back(a.f32()[i * 16 + k]);
+  for (int64_t k = 0; k < 16; ++k)
+    for (int64_t j = 0; j < 4; ++j)
+      (k < 8 ? b1 : b2).push_back(b.f32()[k * 4 + j]);
+  std::vector<uint8_t> c0Bytes(64);
+  std::memcpy(c0Bytes.data(), c0.f32(), 64);
+  dc::Bundle bundle = assemble(mmaProgram("mxu"));
+  EXPECT_FALSE(bool(checkCapacity(bundle, *model)));
+  EXPECT_FALSE(bool(checkDeadlockFree(bundle, *model)));
+  SimResult r = run(bundle, *model,
+                    {{"A1", halfBytes(a1)}, {"A2", halfBytes(a2)}, {"B1", halfBytes(b1)},
+                     {"B2", halfBytes(b2)}, {"C0", c0Bytes}});
+  ASSERT_FALSE(r.deadlock.has_value()) << *r.deadlock;
+  interp::TensorPtr want = interp::matmul(a, b, c0);
+  const std::vector<uint8_t> &c = r.buffers["C"];
+  ASSERT_EQ(c.size(), 64u);
+  for (int i = 0; i < 16; ++i) {
+    float got;
+    std::memcpy(&got, c.data() + 4 * i, 4);
+    ASSERT_EQ(got, want->f32()[i]) << "element " << i;
+  }
+  // Each mma is one 4x4 tile over 8 = 2 x 4 lanes of depth: 2 issues of
+  // cost 1; with the send of 64 bytes over the 64 B/cycle FIFO @mxu is
+  // busy 2 + 2 + 1 cycles.
+  const UnitStats *mxu = unit(r, "@mxu[core=0,subcore=0]");
+  ASSERT_TRUE(mxu);
+  EXPECT_EQ(mxu->busy, Cycles(5));
+}
+
+TEST_F(SimulatorTest, MatrixInstructionErrorsNameTheCause) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  std::vector<uint8_t> zeros(64, 0);
+  SymbolData inputs = {{"A1", zeros}, {"A2", zeros}, {"B1", zeros}, {"B2", zeros},
+                       {"C0", zeros}};
+  // On the vector unit: no op class 'matmul'.
+  llvm::Expected<SimResult> onVec = simulate(assemble(mmaProgram("vec")), *model, inputs);
+  ASSERT_FALSE(bool(onVec));
+  EXPECT_NE(llvm::toString(onVec.takeError()).find("@vec has no op class 'matmul'"),
+            std::string::npos);
+  // Operands of two types.
+  llvm::Expected<SimResult> mixed =
+      simulate(assemble(mmaProgram("mxu", "f32")), *model, inputs);
+  ASSERT_FALSE(bool(mixed));
+  EXPECT_NE(llvm::toString(mixed.takeError()).find("differ in type"), std::string::npos);
 }
 
 TEST_F(SimulatorTest, UnitWithoutTheOpClassIsAnError) {

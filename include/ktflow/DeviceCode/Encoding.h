@@ -25,11 +25,13 @@ constexpr uint32_t kBundleMagic = 0x4344544b;
 /// launch values (with their granularity and upperbound), per-program
 /// launch-table cells and loops whose count is a table column. A bundle is
 /// written in the oldest version that holds it (2 without a launch table).
-constexpr uint32_t kBundleVersion = 3;
+/// Version 4 added the matrix unit's `mma`; a bundle using it is version 4.
+constexpr uint32_t kBundleVersion = 4;
 /// The oldest version the reader accepts.
 constexpr uint32_t kOldestBundleVersion = 1;
 
-/// The version a bundle is written in: 3 with a launch table, else 2.
+/// The version a bundle is written in: 4 with an `mma`, else 3 with a
+/// launch table, else 2.
 uint32_t versionNeeded(const Bundle &bundle);
 
 /// The first bundle version that has `op`.

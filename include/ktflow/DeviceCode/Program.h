@@ -144,6 +144,12 @@ enum class Opcode : uint8_t {
   /// vd, va, lane, count: `count` elements of va from `lane` on: the part
   /// of a wide vector one message or memory access can carry.
   Slice = 48,
+  // Matrix arithmetic (shapes come from the operands and the depth).
+  /// vd, va, vb, count: vd += va x vb on a matrix unit, K = count: va holds
+  /// M x K elements row-major, vb K x N, vd M x N of the accumulator's
+  /// type; every product and sum rounded to vd's type, each element folding
+  /// k = 0, 1, ... in order (sim/MatrixOps.h).
+  Mma = 50,
 };
 
 enum class CmpPredicate : uint8_t { Lt = 0, Le = 1, Gt = 2, Ge = 3, Eq = 4, Ne = 5 };
@@ -164,6 +170,8 @@ bool isBinaryArith(Opcode op);
 bool isUnaryArith(Opcode op);
 /// `fma`: three source registers, one rounding.
 bool isTernaryArith(Opcode op);
+/// `mma`: a matrix unit's block multiply-accumulate.
+inline bool isMatrixArith(Opcode op) { return op == Opcode::Mma; }
 
 /// One instruction. Only the fields its opcode uses are meaningful.
 struct Instruction {
@@ -321,6 +329,8 @@ public:
            std::optional<uint32_t> laneColumn = std::nullopt);
   void concat(uint8_t vd, uint8_t va, uint8_t vb);
   void slice(uint8_t vd, uint8_t va, int64_t lane, Elements count);
+  /// vd += va x vb over `depth` (K) elements (Opcode::Mma).
+  void mma(uint8_t vd, uint8_t va, uint8_t vb, Elements depth);
 
   Program &program() { return bundle.programs[index]; }
 
