@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
+#include "PlanVariants.h"
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
@@ -55,49 +56,6 @@ llvm::StringRef kindClass(gen::BenchKind kind) {
   default:
     return "elementwise";
   }
-}
-
-/// A random variant of `plan`: per group, each tile dimension scaled by
-/// 2^k (k in [-3, 1], at least 1), the depth drawn from 1-3; decisions
-/// that follow from tiles and depth left to the scheduler.
-std::optional<std::string> randomPlan(llvm::StringRef plan, std::mt19937_64 &rng) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(plan);
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return std::nullopt;
-  }
-  llvm::json::Object *root = parsed->getAsObject();
-  llvm::json::Array *kernels = root ? root->getArray("kernels") : nullptr;
-  if (!kernels)
-    return std::nullopt;
-  for (llvm::json::Value &kernel : *kernels) {
-    llvm::json::Array *groups =
-        kernel.getAsObject() ? kernel.getAsObject()->getArray("groups") : nullptr;
-    if (!groups)
-      return std::nullopt;
-    for (llvm::json::Value &group : *groups) {
-      llvm::json::Object *g = group.getAsObject();
-      llvm::json::Array *tile = g ? g->getArray("tile") : nullptr;
-      if (!tile)
-        return std::nullopt;
-      for (llvm::json::Value &extent : *tile) {
-        std::optional<int64_t> e = extent.getAsInteger();
-        if (!e)
-          return std::nullopt;
-        int k = int(rng() % 5) - 3;
-        int64_t scaled = k >= 0 ? *e << k : *e >> -k;
-        extent = std::max<int64_t>(1, scaled);
-      }
-      (*g)["depth"] = int64_t(1 + rng() % 3);
-      g->erase("hoist");
-      g->erase("lead");
-      g->erase("classes");
-    }
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::json::Value(std::move(*parsed));
-  return text;
 }
 
 struct Sample {
@@ -219,7 +177,7 @@ int ktflow::tool::runCostEval(llvm::StringRef archList, unsigned plans, uint64_t
           for (unsigned p = 0; p <= plans; ++p) {
             std::optional<std::string> plan;
             if (p > 0) {
-              plan = randomPlan(heuristicPlan, rng);
+              plan = randomPlanVariant(heuristicPlan, rng);
               if (!plan)
                 break;
               std::error_code ec;
