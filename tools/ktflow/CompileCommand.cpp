@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
+#include "PlanCache.h"
 
 #include "ktflow/InitAll.h"
 #include "ktflow/DeviceCode/Encoding.h"
@@ -55,6 +56,10 @@ static cl::opt<std::string> compilePlan("plan", cl::desc("replay the decisions o
                                         cl::value_desc("FILE"),
                                         cl::cat(ktflow::tool::scheduleCategory()),
                                         cl::sub(compileCmd));
+static cl::opt<std::string> compilePlanCache(
+    "plan-cache", cl::desc("replay the plan `ktflow tune --plan-cache DIR` stored for this kernel "
+                           "and description, if any (else the heuristic's)"),
+    cl::value_desc("DIR"), cl::cat(ktflow::tool::scheduleCategory()), cl::sub(compileCmd));
 static cl::opt<std::string> compileOutput("o",
                                           cl::desc("lower to device code and write the "
                                                    "binary bundle to FILE"),
@@ -95,6 +100,10 @@ static int runCompile() {
   options.depth = compileDepth;
   options.plan = compilePlan;
   options.args.assign(compileScalars.begin(), compileScalars.end());
+  if (!compilePlanCache.empty() && compilePlan.empty())
+    if (std::optional<std::string> cached = ktflow::tool::cachedPlan(
+            compilePlanCache, *module, options.args, compileArch, "compile"))
+      options.plan = *cached;
   mlir::PassManager pm(&context);
   ktflow::ktsched::buildSchedulePipeline(pm, options);
   if (mlir::failed(pm.run(*module)))

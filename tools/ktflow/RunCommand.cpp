@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
+#include "PlanCache.h"
 #include "RunSummary.h"
 
 #include "ktflow/InitAll.h"
@@ -74,6 +75,10 @@ static cl::opt<std::string> runReport("report",
 static cl::opt<std::string> runPlan("plan", cl::desc("Replay the decisions of FILE"),
                                     cl::value_desc("FILE"),
                                     cl::cat(ktflow::tool::scheduleCategory()), cl::sub(runCmd));
+static cl::opt<std::string> runPlanCache(
+    "plan-cache", cl::desc("replay the plan `ktflow tune --plan-cache DIR` stored for this kernel "
+                           "and description, if any (else the heuristic's)"),
+    cl::value_desc("DIR"), cl::cat(ktflow::tool::scheduleCategory()), cl::sub(runCmd));
 static cl::opt<std::string> runDeviceCode(
     "device-code",
     cl::desc("Run this device code (.kbin/.kasm, compiled from the kernel, launch values "
@@ -198,6 +203,10 @@ static int runKernel() {
   options.injectFault = runInjectFault;
   options.keepBuffers = !runOut.empty();
   options.plan = runPlan;
+  if (!runPlanCache.empty() && runPlan.empty())
+    if (std::optional<std::string> cached =
+            tool::cachedPlan(runPlanCache, *module, options.args, runArch, "run"))
+      options.plan = *cached;
   options.deviceCode = runDeviceCode;
   std::string message;
   mlir::FailureOr<run::RunReport> report =

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
+#include "PlanCache.h"
 #include "PlanVariants.h"
 
 #include "ktflow/Cost/Predict.h"
@@ -71,6 +72,10 @@ static cl::opt<unsigned> tuneConfirm("confirm",
 static cl::opt<double> tuneBudget("budget", cl::desc("seconds for search and confirmation "
                                                      "(default 30)"),
                                   cl::init(30), cl::sub(tuneCmd));
+static cl::opt<std::string> tunePlanCache(
+    "plan-cache", cl::desc("also store the best plan in DIR, keyed by the specialized kernel and "
+                           "the description, for `compile|run --plan-cache DIR`"),
+    cl::value_desc("DIR"), cl::cat(tool::outputCategory()), cl::sub(tuneCmd));
 static cl::opt<uint64_t> tuneSeed("seed", cl::desc("seed of the search and of the inputs"),
                                   cl::init(1), cl::sub(tuneCmd));
 
@@ -227,6 +232,21 @@ static int runTune() {
   os << "heuristic: " << heuristicCycles << " cycles; tuned: " << bestCycles << " cycles ("
      << llvm::format("heuristic / tuned %.3f", double(heuristicCycles) / double(bestCycles))
      << ")\n";
+  if (!tunePlanCache.empty()) {
+    std::optional<std::string> key =
+        tool::planCacheKey(*module, runOptions.args, tuneArch, error);
+    if (!key)
+      return failWith("plan cache: " + error);
+    if (std::error_code ec = llvm::sys::fs::create_directories(tunePlanCache))
+      return failWith("cannot create " + tunePlanCache + ": " + ec.message());
+    std::string path = tool::planCachePath(tunePlanCache, *key);
+    std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(path, &error);
+    if (!out)
+      return failWith(error);
+    out->os() << bestPlan;
+    out->keep();
+    os << "plan cache: " << path << "\n";
+  }
   if (!tuneOutput.empty()) {
     std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(tuneOutput, &error);
     if (!out)
