@@ -384,6 +384,30 @@ std::optional<int64_t> ktflow::ktsched::linearCoefficient(AffineExpr expr, unsig
   }
 }
 
+bool ktflow::ktsched::reductionResultsLeave(GroupOp group) {
+  ArrayRef<int64_t> reduced = group.getReduceDims();
+  if (reduced.empty())
+    return false;
+  if (!group->hasAttr("phases"))
+    return true;
+  auto dropsReduced = [&](ArrayRef<int64_t> dims) {
+    return llvm::any_of(reduced, [&](int64_t d) { return !llvm::is_contained(dims, d); });
+  };
+  bool leave = false;
+  // Before the pipeline is built the group holds store ops; after, the
+  // store stages carry the transfers.
+  group.walk([&](StoreOp store) { leave |= dropsReduced(store.getDims()); });
+  group.walk([&](StageOp stage) {
+    if (stage.getRole() != "store" && stage.getRole() != "dma_store")
+      return;
+    if (auto transfers = stage->getAttrOfType<ArrayAttr>("transfers"))
+      for (auto transfer : transfers.getAsRange<DictionaryAttr>())
+        if (auto dims = transfer.getAs<DenseI64ArrayAttr>("dims"))
+          leave |= dropsReduced(dims.asArrayRef());
+  });
+  return leave;
+}
+
 std::optional<SmallVector<StageOp>> ktflow::ktsched::initialPipelineMovers(GroupOp group) {
   SmallVector<StageOp> movers;
   bool wellFormed = true;

@@ -12,7 +12,8 @@
 // so every partial row stays granule aligned. Reduced dimensions are never
 // shrunk; the dimension a reduction's results run along shrinks in whole
 // granules of global memory's transfers, so every tile's results are one
-// legal DMA run. A tile that fits is then cut down, outermost dimension
+// legal DMA run (only where they leave the group: a group of phases
+// consumes them and stores whole rows). A tile that fits is then cut down, outermost dimension
 // only, to the fewest rows whose transfer still covers the latency of the
 // load and store routes (a larger one only lengthens the pipeline's fill
 // and drain), and no fewer than balance the per-tile reload of buffers that
@@ -139,7 +140,7 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   int64_t step = std::lcm(vectorStep(group, lanes), granuleElements(group, granule));
   // Results of a reduction: whole global-memory granules per tile.
   int64_t resultDim = -1, resultGranule = 1;
-  if (group.getReduceDims().size() == 1 && rank > 0) {
+  if (group.getReduceDims().size() == 1 && rank > 0 && reductionResultsLeave(group)) {
     int64_t reduced = group.getReduceDims().front();
     resultDim = reduced == rank - 1 ? rank - 2 : rank - 1;
     // Whole granules of the results in their own type (an f16 sum of f32

@@ -13,8 +13,9 @@
 // one DMA run per tile, so along the dimension its results run on, a unit
 // is one granule of global memory's transfers (64 f16 results on spyre): a
 // split never cuts results finer than the DMA moves them, and a dimension
-// with a single unit of results is not split. The decision is `split` on
-// the outer pipeline: {dim, instances, shares}.
+// with a single unit of results is not split (a group of phases keeps its
+// reductions' results and stores whole rows: no granule unit). The
+// decision is `split` on the outer pipeline: {dim, instances, shares}.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -74,7 +75,9 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
         if (rank > 0)
           unitSizes[rank - 1] = vectorStep(group, lanes);
         ArrayRef<int64_t> reduced = group.getReduceDims();
-        if (reduced.size() == 1 && rank > 0) {
+        // A reduction's stored results are whole granules per sub-core (a
+        // group of phases keeps them and stores whole rows).
+        if (reduced.size() == 1 && rank > 0 && reductionResultsLeave(group)) {
           int64_t resultDim = reduced[0] == rank - 1 ? rank - 2 : rank - 1;
           int64_t granule = granuleElements(group, memoryGranule(*model, placement->global));
           if (resultDim >= 0)

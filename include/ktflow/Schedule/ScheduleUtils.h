@@ -80,6 +80,14 @@ std::optional<Bytes> paddedRowPitch(BufferOp buffer, llvm::ArrayRef<int64_t> til
 /// the group has no column operand.
 int64_t columnOperandRowUnit(GroupOp group, Bytes granule);
 
+/// Whether the per-row results of `group`'s reduction leave the group:
+/// stored to global memory, so a tile's results must be whole granules
+/// of its transfers. True for a plain reduction; a group of phases
+/// (`phases`: softmax, a norm) consumes its reductions' results in its
+/// later phases and stores whole rows, so only a store of reduced rank
+/// (a logsumexp-like result) makes them leave. False without reductions.
+bool reductionResultsLeave(GroupOp group);
+
 /// Elements a run must be a multiple of to be whole `granule`s in every
 /// buffer of the group, each in its own element type, and in the group's
 /// type (64-byte granules of an f16 and an f32 buffer: 32 elements).
