@@ -15,7 +15,8 @@ static const BenchKind kKinds[] = {BenchKind::Add,         BenchKind::Mul,      
                                    BenchKind::Relu,        BenchKind::BcastRow, BenchKind::BcastCol,
                                    BenchKind::BcastScalar, BenchKind::RowSum,   BenchKind::RowMax,
                                    BenchKind::ColSum,      BenchKind::RowLoop,  BenchKind::Softmax,
-                                   BenchKind::LayerNorm,   BenchKind::RmsNorm};
+                                   BenchKind::LayerNorm,   BenchKind::RmsNorm,  BenchKind::Rope,
+                                   BenchKind::SwiGlu};
 
 llvm::ArrayRef<BenchKind> gen::allBenchKinds() { return kKinds; }
 
@@ -49,6 +50,10 @@ llvm::StringRef gen::benchKindName(BenchKind kind) {
     return "layernorm";
   case BenchKind::RmsNorm:
     return "rmsnorm";
+  case BenchKind::Rope:
+    return "rope";
+  case BenchKind::SwiGlu:
+    return "swiglu";
   case BenchKind::Fill:
     return "fill";
   }
@@ -208,6 +213,43 @@ KernelSpec gen::benchKernel(BenchKind kind, int64_t rows, int64_t cols, ElemType
     unsigned meanSquare = rowMean(binary(BinaryOp::Mul, x, x));
     unsigned rstd = unary(UnaryOp::Rsqrt, binary(BinaryOp::Add, meanSquare, constant(0.01)));
     store(binary(BinaryOp::Mul, binary(BinaryOp::Mul, x, rstd), w));
+    break;
+  }
+  case BenchKind::Rope: {
+    // Rows of `cols` elements as two halves of cols / 2 (the tile): with
+    // x = [x1, x2], y = [x1 * cos - x2 * sin, x2 * cos + x1 * sin], cos and
+    // sin of the half-row positions (rows x cols / 2: per token, shared by
+    // the halves, as the rotate-half form duplicates them).
+    spec.computeType = ElemType::F32;
+    spec.cols = cols / 2;
+    unsigned xBuffer = buffer("x", BufferShape::Halves, false);
+    auto half = [&](unsigned which) {
+      Node n{NodeKind::Load};
+      n.buffer = xBuffer;
+      n.half = which;
+      return node(n);
+    };
+    unsigned x1 = half(0), x2 = half(1);
+    unsigned cosine = leaf("cos", BufferShape::Full), sine = leaf("sin", BufferShape::Full);
+    unsigned y1 = binary(BinaryOp::Sub, binary(BinaryOp::Mul, x1, cosine),
+                         binary(BinaryOp::Mul, x2, sine));
+    unsigned y2 = binary(BinaryOp::Add, binary(BinaryOp::Mul, x2, cosine),
+                         binary(BinaryOp::Mul, x1, sine));
+    unsigned yBuffer = buffer("y", BufferShape::Halves, true);
+    spec.outputs.push_back({OutputKind::Store, y1, yBuffer});
+    Output second{OutputKind::Store, y2, yBuffer};
+    second.half = 1;
+    spec.outputs.push_back(second);
+    break;
+  }
+  case BenchKind::SwiGlu: {
+    // silu(a) * b = a / (1 + exp(-a)) * b.
+    spec.computeType = ElemType::F32;
+    unsigned a = leaf("a", BufferShape::Full), gate = leaf("b", BufferShape::Full);
+    unsigned silu = binary(BinaryOp::Div, a,
+                           binary(BinaryOp::Add, constant(1.0), unary(UnaryOp::Exp,
+                                                                      unary(UnaryOp::Neg, a))));
+    store(binary(BinaryOp::Mul, silu, gate));
     break;
   }
   case BenchKind::RowLoop: {

@@ -173,6 +173,8 @@ llvm::SmallVector<int64_t, 2> Printer::bufferShape(const Buffer &b) const {
     return {spec.rows};
   case BufferShape::Scalar:
     return {1};
+  case BufferShape::Halves:
+    return {spec.rows, 2 * spec.cols};
   }
   return {1};
 }
@@ -376,7 +378,7 @@ void Printer::printNode(unsigned index) {
     llvm::SmallVector<std::string, 2> anchor;
     if (spec.rank == 2)
       anchor.push_back(rowAnchor);
-    anchor.push_back(colAnchor);
+    anchor.push_back(n.half ? indexConstant(spec.cols) : colAnchor);
     std::string at = accessTile(n.buffer, anchor, tile);
     std::string loaded = fresh(b.name + "_");
     body << indent << loaded << " = ktdp.load " << at << " : !ktdp.access_tile<"
@@ -557,7 +559,7 @@ void Printer::printOutput(const Output &output) {
     llvm::SmallVector<std::string, 2> anchor;
     if (spec.rank == 2)
       anchor.push_back(rowAnchor);
-    anchor.push_back(colAnchor);
+    anchor.push_back(output.half ? indexConstant(spec.cols) : colAnchor);
     std::string stored = cast(value, spec.computeType, b.type, tile);
     std::string at = accessTile(output.buffer, anchor, tile);
     body << indent << "ktdp.store " << stored << ", " << at << " : " << tensorType(tile, b.type)
@@ -789,6 +791,8 @@ std::string describeNode(const KernelSpec &spec, unsigned index, size_t budget) 
   auto sub = [&](unsigned i) { return describeNode(spec, n.operands[i], budget / 2); };
   switch (n.kind) {
   case NodeKind::Load:
+    if (spec.buffers[n.buffer].shape == BufferShape::Halves)
+      return spec.buffers[n.buffer].name + (n.half ? "_hi" : "_lo");
     return spec.buffers[n.buffer].name;
   case NodeKind::Broadcast: {
     const Buffer &b = spec.buffers[n.buffer];
@@ -865,6 +869,8 @@ std::string gen::describeOutput(const KernelSpec &spec, unsigned index) {
   const Output &o = spec.outputs[index];
   std::string expr = describeNode(spec, o.node, 64);
   std::string name = spec.buffers[o.buffer].name;
+  if (spec.buffers[o.buffer].shape == BufferShape::Halves)
+    name += o.half ? "_hi" : "_lo";
   std::string dim = "over d" + std::to_string(spec.reduceDim) + " of ";
   switch (o.kind) {
   case OutputKind::Store:

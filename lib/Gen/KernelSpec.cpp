@@ -124,6 +124,9 @@ std::optional<std::string> KernelSpec::validate() const {
   for (const Buffer &b : buffers) {
     if (rank == 1 && (b.shape == BufferShape::Row || b.shape == BufferShape::Column))
       return "row/column buffers need rank 2";
+    if (b.shape == BufferShape::Halves &&
+        (rank != 2 || distribution != Distribution::RowBlocks || innerBlock > 0))
+      return "a buffer of halves needs rank 2 and row blocks without an inner loop";
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Node &n = nodes[i];
@@ -142,9 +145,12 @@ std::optional<std::string> KernelSpec::validate() const {
     if (n.kind == NodeKind::Load || n.kind == NodeKind::Broadcast) {
       if (n.buffer >= buffers.size() || buffers[n.buffer].isOutput)
         return "leaf node " + std::to_string(i) + " must read an input buffer";
-      bool full = buffers[n.buffer].shape == BufferShape::Full;
+      BufferShape shape = buffers[n.buffer].shape;
+      bool full = shape == BufferShape::Full || shape == BufferShape::Halves;
       if (full != (n.kind == NodeKind::Load))
-        return "Load reads Full buffers, Broadcast the others";
+        return "Load reads Full or Halves buffers, Broadcast the others";
+      if (n.half > (shape == BufferShape::Halves ? 1u : 0u))
+        return "a half is 0 or 1, of a buffer of halves";
     }
   }
   bool hasReduce = false;
@@ -153,8 +159,10 @@ std::optional<std::string> KernelSpec::validate() const {
       return "output must store a node into an output buffer";
     const Buffer &b = buffers[o.buffer];
     if (o.kind == OutputKind::Store) {
-      if (b.shape != BufferShape::Full)
-        return "stored outputs are Full buffers";
+      if (b.shape != BufferShape::Full && b.shape != BufferShape::Halves)
+        return "stored outputs are Full or Halves buffers";
+      if (o.half > (b.shape == BufferShape::Halves ? 1u : 0u))
+        return "a half is 0 or 1, of a buffer of halves";
       continue;
     }
     hasReduce = true;

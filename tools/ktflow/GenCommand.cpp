@@ -167,6 +167,9 @@ static int runGen() {
       return fail("--shape must be ROWSxCOLS with positive sizes, got '" + genShape + "'");
     if (genGrid < 1)
       return fail("--grid must be at least 1");
+    if (*kind == BenchKind::Rope && cols % 2 != 0)
+      return fail("--kernel rope rotates the halves of its rows: --shape needs an even row "
+                  "length, got " + std::to_string(cols));
     spec = benchKernel(*kind, rows, cols, *type, genGrid);
   }
   if (std::optional<std::string> problem = spec.validate())

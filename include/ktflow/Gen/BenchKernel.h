@@ -19,10 +19,13 @@ namespace ktflow::gen {
 /// column blocks; RowLoop: `y = x + w` over a cyclic row loop with an inner
 /// loop over column blocks, its extents launch values. Softmax, LayerNorm
 /// and RmsNorm are fused kernels of phases over each row block, f16 data
-/// with f32 statistics.
+/// with f32 statistics. Rope rotates each row's halves by per-position sin
+/// and cos (the rotate-half form, `x * cos + rotate_half(x) * sin` with cos
+/// and sin given once per half-row position); SwiGLU is `silu(a) * b`;
+/// both compute in f32 over f16 data.
 enum class BenchKind {
   Add, Mul, Fma, Relu, BcastRow, BcastCol, BcastScalar, RowSum, RowMax, ColSum, RowLoop,
-  Softmax, LayerNorm, RmsNorm, Fill
+  Softmax, LayerNorm, RmsNorm, Rope, SwiGlu, Fill
 };
 
 /// Rows of the colsum kind's tensor (its reduced dimension), whatever the

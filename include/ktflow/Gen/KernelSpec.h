@@ -60,6 +60,10 @@ enum class BufferShape {
   Row,    ///< one row vector [cols], broadcast along dimension 0
   Column, ///< one column vector [rows], broadcast along dimension 1
   Scalar, ///< a single element, broadcast to the whole tile
+  /// rows x (2 * cols): each row is two halves of the kernel's columns
+  /// (rope's rotate-half: the tile's columns are half a row); a Load or a
+  /// Store names the half it reads or writes (`half`). Row blocks only.
+  Halves,
 };
 
 struct Buffer {
@@ -121,6 +125,8 @@ struct Node {
   bool namedOp = false;
   /// Select: the arith.cmpf predicate (olt, ole, ogt, oge, oeq, une).
   std::string predicate = "olt";
+  /// Load of a Halves buffer: which half of its rows (0 first, 1 second).
+  unsigned half = 0;
 };
 
 enum class OutputKind { Store, ReduceSum, ReduceMax, ReduceMin };
@@ -131,6 +137,8 @@ struct Output {
   unsigned buffer;
   /// Reductions: print the explicit-region form instead of `{ arith.addf }`.
   bool explicitCombiner = false;
+  /// Store into a Halves buffer: which half of its rows.
+  unsigned half = 0;
 };
 
 struct KernelSpec {
