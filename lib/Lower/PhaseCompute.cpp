@@ -164,8 +164,9 @@ FailureOr<PhaseNest> PhaseNest::analyze(Operation *computeStage, ArrayRef<int64_
   }
   sliceOf(SmallVector<Value>(yield.getValues().begin(), yield.getValues().end()), nest.final);
   nest.final.vectorOps.insert(yield);
-  // Per-row ops go right after the phase of the latest reduction they read
-  // (with the uniform values they need).
+  // Per-row ops go right after the phase of the latest reduction they read,
+  // with the whole chains of uniform values they need (a constant's abs
+  // plus one is two ops before the per-row op that reads it).
   for (Operation &op : body.without_terminator()) {
     auto vop = llvm::cast<ks::VectorOp>(op);
     Value v = vop.getResult();
@@ -173,10 +174,15 @@ FailureOr<PhaseNest> PhaseNest::analyze(Operation *computeStage, ArrayRef<int64_
       continue;
     Phase &phase = nest.phases[latest.lookup(v) - 1];
     phase.rowOps.insert(vop);
-    for (Value operand : vop->getOperands())
-      if (level.lookup(operand) == Level::Uniform)
-        if (Operation *def = operand.getDefiningOp())
-          phase.rowOps.insert(def);
+    SmallVector<Value> uniform(vop->getOperands());
+    while (!uniform.empty()) {
+      Value operand = uniform.pop_back_val();
+      if (level.lookup(operand) != Level::Uniform)
+        continue;
+      if (Operation *def = operand.getDefiningOp())
+        if (phase.rowOps.insert(def).second)
+          uniform.append(def->getOperands().begin(), def->getOperands().end());
+    }
   }
   (void)lastPhase;
   return nest;

@@ -92,6 +92,11 @@ static cl::opt<bool> fuzzLoops("loops",
                                cl::desc("Random kernels take launch values and grow loops too "
                                         "(inner accumulating or nested loops, clamped bounds)"),
                                cl::sub(fuzzCmd));
+static cl::opt<bool> fuzzPhases("phases",
+                                cl::desc("Random kernels are fused multi-phase bodies (row "
+                                         "reductions feeding later phases, per-row chains, "
+                                         "transcendental ops, f16 data with f32 statistics)"),
+                                cl::sub(fuzzCmd));
 static cl::opt<bool> fuzzNoReduce("no-reduce",
                                   cl::desc("Do not reduce failing or unsupported kernels"),
                                   cl::sub(fuzzCmd));
@@ -274,7 +279,7 @@ static std::string unsupportedReproducer(const gen::KernelSpec &spec, const Arch
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "// Unsupported on " << target.name << ", found by `ktflow fuzz --max-tiles "
-     << fuzzMaxTiles << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << " --seed " << seed << " --count 1 --arch " << target.name << "`"
+     << fuzzMaxTiles << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << (fuzzPhases ? " --phases" : "") << " --seed " << seed << " --count 1 --arch " << target.name << "`"
      << (fuzzNoReduce ? "" : ", reduced") << ".\n"
      << "// Reason: " << first.reason << "\n"
      << "// It stops with: " << reduced.detail << "\n"
@@ -299,7 +304,7 @@ static std::string regressionTest(const gen::KernelSpec &spec, const ArchTarget 
   std::string test;
   llvm::raw_string_ostream os(test);
   os << "// Regression found by `ktflow fuzz --max-tiles " << fuzzMaxTiles
-     << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << " --seed " << seed
+     << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << (fuzzPhases ? " --phases" : "") << " --seed " << seed
      << " --count 1 --arch "
      << target.name << "`, reduced.\n"
      << "// It failed with: " << outcome.detail << "\n"
@@ -350,6 +355,7 @@ static int runFuzz() {
     generatorOptions.maxTiles = fuzzMaxTiles;
     generatorOptions.math = fuzzMath;
     generatorOptions.loops = fuzzLoops;
+    generatorOptions.phases = fuzzPhases;
     gen::KernelSpec spec = gen::randomKernel(seed, generatorOptions);
     std::string text = gen::printKernel(spec);
     programs.push_back(

@@ -48,10 +48,16 @@ static cl::opt<bool> genLoops("loops",
                               cl::desc("Let a random kernel take launch values and grow loops "
                                        "(inner accumulating or nested loops, clamped bounds)"),
                               cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
+static cl::opt<bool> genPhases("phases",
+                               cl::desc("Let a random kernel be a fused multi-phase body (row "
+                                        "reductions feeding later phases, per-row chains, "
+                                        "transcendental ops, f16 data with f32 statistics)"),
+                               cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
-                       "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, colsum, rowloop, fill"),
+                       "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, colsum, rowloop, softmax, "
+                       "layernorm, rmsnorm, rope, swiglu, fill"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"),
@@ -150,6 +156,7 @@ static int runGen() {
     options.maxTiles = genMaxTiles;
     options.math = genMath;
     options.loops = genLoops;
+    options.phases = genPhases;
     if (genCount > 1)
       return runRandomSeeds(options);
     spec = randomKernel(genSeed, options);

@@ -31,6 +31,13 @@ struct RandomKernelOptions {
   /// by default for the same reason as `math`; drawn from a stream of their
   /// own, so the rest of a seed's kernel is the one it names without them.
   bool loops = false;
+  /// Draw fused multi-phase bodies instead (rank 2, rows reduced): one to
+  /// three row reductions, each reading values of the phases before it,
+  /// per-row chains between them (a per-row value computed from another:
+  /// a mean, plus an epsilon, under rsqrt), transcendental ops, and mixed
+  /// precision (f16 data, f32 statistics, most of the time); the rows of
+  /// the final phase are stored. `math` widens the op set as elsewhere.
+  bool phases = false;
 };
 
 /// Inputs are assumed to be of magnitude at most this (the interpreter's
