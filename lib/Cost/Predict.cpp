@@ -244,12 +244,10 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
 
 FailureOr<Prediction> ktflow::cost::predictCycles(ModuleOp scheduledModule,
                                                   const arch::ArchModel &model) {
-  auto kernels = scheduledModule.getOps<ks::KernelOp>();
-  if (std::distance(kernels.begin(), kernels.end()) != 1) {
-    scheduledModule.emitError("expected exactly one scheduled kernel (ktsched.kernel)");
+  FailureOr<ks::KernelOp> sole = cost::scheduledKernel(scheduledModule);
+  if (failed(sole))
     return failure();
-  }
-  ks::KernelOp kernel = *kernels.begin();
+  ks::KernelOp kernel = *sole;
   Prediction prediction;
   for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>()) {
     FailureOr<GroupPrediction> g = predictGroup(kernel, group, model);

@@ -539,14 +539,21 @@ LogicalResult WorkloadBuilder::addGroup(ks::GroupOp group) {
 
 } // namespace
 
-FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule,
-                                                        const arch::ArchModel &model) {
+FailureOr<ks::KernelOp> ktflow::cost::scheduledKernel(ModuleOp scheduledModule) {
   auto kernels = scheduledModule.getOps<ks::KernelOp>();
   if (std::distance(kernels.begin(), kernels.end()) != 1) {
     scheduledModule.emitError("expected exactly one scheduled kernel (ktsched.kernel)");
     return failure();
   }
-  ks::KernelOp kernel = *kernels.begin();
+  return *kernels.begin();
+}
+
+FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule,
+                                                        const arch::ArchModel &model) {
+  FailureOr<ks::KernelOp> sole = cost::scheduledKernel(scheduledModule);
+  if (failed(sole))
+    return failure();
+  ks::KernelOp kernel = *sole;
   WorkloadBuilder builder(model, kernel);
   // Groups run one after the other: their work adds up.
   for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>())

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
+#include "PlanVariants.h"
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
@@ -185,45 +186,20 @@ static std::optional<int64_t> parseSize(llvm::StringRef text) {
 /// follow from tiles and depth left to the scheduler. With
 /// `keepLastDim` the last dimension stays whole (a reduced dimension must).
 static std::optional<std::string> v1Plan(llvm::StringRef plan, int64_t lanes, bool keepLastDim) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(plan);
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return std::nullopt;
-  }
-  llvm::json::Object *root = parsed->getAsObject();
-  llvm::json::Array *kernels = root ? root->getArray("kernels") : nullptr;
-  if (!kernels)
-    return std::nullopt;
-  for (llvm::json::Value &kernel : *kernels) {
-    llvm::json::Array *groups =
-        kernel.getAsObject() ? kernel.getAsObject()->getArray("groups") : nullptr;
-    if (!groups)
-      return std::nullopt;
-    for (llvm::json::Value &group : *groups) {
-      llvm::json::Object *g = group.getAsObject();
-      llvm::json::Array *tile = g ? g->getArray("tile") : nullptr;
-      if (!tile || tile->empty())
-        return std::nullopt;
-      for (size_t d = 0; d + 1 < tile->size(); ++d)
-        (*tile)[d] = int64_t(1);
-      std::optional<int64_t> last = tile->back().getAsInteger();
-      if (!last)
-        return std::nullopt;
-      if (!keepLastDim)
-        tile->back() = std::min<int64_t>(*last, 2 * lanes);
-      (*g)["depth"] = int64_t(2);
-      // Decisions taken on the tiles and depth (which loads are hoisted,
-      // the lead, masked classes' shares) are the heuristic's to take again
-      // for V1's tiles: replayed, the heuristic's would no longer fit them.
-      g->erase("hoist");
-      g->erase("lead");
-      g->erase("classes");
-    }
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::json::Value(std::move(*parsed));
-  return text;
+  return tool::rewritePlanGroups(plan, [&](llvm::json::Object &g) {
+    llvm::json::Array *tile = g.getArray("tile");
+    if (!tile || tile->empty())
+      return false;
+    for (size_t d = 0; d + 1 < tile->size(); ++d)
+      (*tile)[d] = int64_t(1);
+    std::optional<int64_t> last = tile->back().getAsInteger();
+    if (!last)
+      return false;
+    if (!keepLastDim)
+      tile->back() = std::min<int64_t>(*last, 2 * lanes);
+    g["depth"] = int64_t(2);
+    return true;
+  });
 }
 
 /// --v1: runs the kernel again with the V1 plan of `heuristicPlan` (see

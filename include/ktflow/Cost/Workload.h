@@ -32,6 +32,9 @@ namespace ktflow::cost {
 mlir::FailureOr<arch::Workload> computeWorkload(mlir::ModuleOp scheduledModule,
                                                 const arch::ArchModel &model);
 
+/// The one ktsched.kernel of `scheduledModule`, or a diagnostic.
+mlir::FailureOr<ktsched::KernelOp> scheduledKernel(mlir::ModuleOp scheduledModule);
+
 /// The roofline workload of one group of `kernel` alone (groups run one
 /// after the other, so a kernel's workload is the sum over its groups).
 mlir::FailureOr<arch::Workload> computeGroupWorkload(ktsched::KernelOp kernel,
