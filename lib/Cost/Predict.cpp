@@ -58,16 +58,12 @@ SmallVector<const arch::Link *> linksOf(const arch::ArchModel &model, StringRef 
   return links;
 }
 
-/// Latency of a route's links, and the cycles `bytes` take at its narrowest
-/// link (data streams through the others).
-double routeCycles(ArrayRef<const arch::Link *> links, Bytes bytes, bool withLatency) {
-  double latency = 0, transfer = 0;
-  for (const arch::Link *link : links) {
+/// The latency of a route's links, in cycles.
+double routeLatency(ArrayRef<const arch::Link *> links) {
+  double latency = 0;
+  for (const arch::Link *link : links)
     latency += link->latency.count();
-    if (link->bandwidth.bytesPerCycle > 0)
-      transfer = std::max<double>(transfer, link->bandwidth.cyclesFor(bytes).count());
-  }
-  return (withLatency ? latency : 0) + transfer;
+  return latency;
 }
 
 /// The part of a route from its first node to the first memory after it
@@ -100,22 +96,10 @@ int64_t gridTilesOf(ks::KernelOp kernel) {
 
 /// Loop trips of the group's busiest grid tile (1 without a loop).
 int64_t maxTrips(ks::KernelOp kernel, ks::GroupOp group) {
-  auto loop = group.getLoopAttr();
-  if (!loop)
+  std::optional<SmallVector<int64_t>> trips = loopTripsPerGridTile(kernel, group);
+  if (!trips || trips->empty())
     return 1;
-  auto lbMap = loop.getAs<AffineMapAttr>("lb"), ubMap = loop.getAs<AffineMapAttr>("ub");
-  auto stepAttr = loop.getAs<IntegerAttr>("step");
-  if (!lbMap || !ubMap || !stepAttr || stepAttr.getInt() <= 0)
-    return 1;
-  int64_t step = stepAttr.getInt(), most = 0;
-  auto grid = kernel.getGrid();
-  for (int64_t c = 0, n = gridTilesOf(kernel); c < n; ++c) {
-    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
-    int64_t lb = ks::evalLoopBound(lbMap.getValue(), coords, /*upper=*/false);
-    int64_t ub = ks::evalLoopBound(ubMap.getValue(), coords, /*upper=*/true);
-    most = std::max(most, ub > lb ? (ub - lb + step - 1) / step : 0);
-  }
-  return std::max<int64_t>(1, most);
+  return std::max<int64_t>(1, *llvm::max_element(*trips));
 }
 
 FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
@@ -182,8 +166,8 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
     (load.resource.kind == arch::Resource::Kind::Compute ? compute : memory) =
         std::max(load.resource.kind == arch::Resource::Kind::Compute ? compute : memory,
                  load.cycles);
-  double inLatency = routeCycles(loadLinks, Bytes(0), true);
-  double outLatency = routeCycles(storeLinks, Bytes(0), true);
+  double inLatency = routeLatency(loadLinks);
+  double outLatency = routeLatency(storeLinks);
   // A slot is refilled only after its step's data came in, was drained and
   // its results went out: with `depth` slots, `depth` steps are in flight
   // per round trip of the routes' latencies.

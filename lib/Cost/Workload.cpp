@@ -192,23 +192,10 @@ LogicalResult WorkloadBuilder::readTransfer(Operation *stage, ArrayAttr transfer
 }
 
 LogicalResult WorkloadBuilder::readLoop(GroupShape &shape) {
-  auto loop = shape.group.getLoopAttr();
-  if (!loop) {
-    shape.tripsPerTile.assign(gridTiles, 1);
-    return success();
-  }
-  auto lbMap = loop.getAs<AffineMapAttr>("lb"), ubMap = loop.getAs<AffineMapAttr>("ub");
-  auto stepAttr = loop.getAs<IntegerAttr>("step");
-  int64_t step = stepAttr ? stepAttr.getInt() : 0;
-  if (!lbMap || !ubMap || step <= 0)
+  std::optional<SmallVector<int64_t>> trips = cost::loopTripsPerGridTile(kernel, shape.group);
+  if (!trips)
     return shape.group.emitError("group loop lacks lb, ub or a positive step");
-  auto grid = kernel.getGrid();
-  for (int64_t c = 0; c < gridTiles; ++c) {
-    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
-    int64_t lb = ks::evalLoopBound(lbMap.getValue(), coords, /*upper=*/false);
-    int64_t ub = ks::evalLoopBound(ubMap.getValue(), coords, /*upper=*/true);
-    shape.tripsPerTile.push_back(ub > lb ? (ub - lb + step - 1) / step : 0);
-  }
+  shape.tripsPerTile = std::move(*trips);
   return success();
 }
 
@@ -538,6 +525,30 @@ LogicalResult WorkloadBuilder::addGroup(ks::GroupOp group) {
 }
 
 } // namespace
+
+std::optional<SmallVector<int64_t>> ktflow::cost::loopTripsPerGridTile(ks::KernelOp kernel,
+                                                                     ks::GroupOp group) {
+  auto grid = kernel.getGrid();
+  int64_t gridTiles = 1;
+  for (int64_t g : grid)
+    gridTiles *= g;
+  auto loop = group.getLoopAttr();
+  if (!loop)
+    return SmallVector<int64_t>(gridTiles, 1);
+  auto lbMap = loop.getAs<AffineMapAttr>("lb"), ubMap = loop.getAs<AffineMapAttr>("ub");
+  auto stepAttr = loop.getAs<IntegerAttr>("step");
+  int64_t step = stepAttr ? stepAttr.getInt() : 0;
+  if (!lbMap || !ubMap || step <= 0)
+    return std::nullopt;
+  SmallVector<int64_t> trips;
+  for (int64_t c = 0; c < gridTiles; ++c) {
+    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
+    int64_t lb = ks::evalLoopBound(lbMap.getValue(), coords, /*upper=*/false);
+    int64_t ub = ks::evalLoopBound(ubMap.getValue(), coords, /*upper=*/true);
+    trips.push_back(ub > lb ? (ub - lb + step - 1) / step : 0);
+  }
+  return trips;
+}
 
 FailureOr<ks::KernelOp> ktflow::cost::scheduledKernel(ModuleOp scheduledModule) {
   auto kernels = scheduledModule.getOps<ks::KernelOp>();

@@ -78,6 +78,10 @@ private:
   void pickGrid();
   unsigned addBuffer(const std::string &name, ElemType type, BufferShape shape, bool output);
   unsigned addNode(Node node, double bound);
+  /// `count` full inputs in0, in1, ... of `storage`, as Load leaves.
+  void addInputLeaves(unsigned count, ElemType storage);
+  /// A broadcast operand buffer `name` of `shape`, as a Broadcast leaf.
+  void addBroadcastLeaf(const char *name, BufferShape shape, ElemType storage);
   unsigned bounded(unsigned node);
   unsigned pickOperand();
   unsigned addUnary();
@@ -146,6 +150,20 @@ unsigned Generator::addNode(Node node, double bound) {
 }
 
 /// Clamps `node` when its bound is too large to be an operand.
+void Generator::addInputLeaves(unsigned count, ElemType storage) {
+  for (unsigned i = 0; i < count; ++i) {
+    Node load{NodeKind::Load};
+    load.buffer = addBuffer("in" + std::to_string(i), storage, BufferShape::Full, false);
+    addNode(load, kAssumedInputMagnitude);
+  }
+}
+
+void Generator::addBroadcastLeaf(const char *name, BufferShape shape, ElemType storage) {
+  Node node{NodeKind::Broadcast};
+  node.buffer = addBuffer(name, storage, shape, false);
+  addNode(node, kAssumedInputMagnitude);
+}
+
 unsigned Generator::bounded(unsigned node) {
   if (bounds[node] <= kOperandBound)
     return node;
@@ -301,16 +319,9 @@ KernelSpec Generator::runPhases() {
   spec.distribution = rng.chance(75) ? Distribution::RowBlocks : Distribution::RowLoop;
   spec.hoistInvariantLoads = rng.chance(70);
 
-  unsigned numInputs = unsigned(rng.range(1, 2));
-  for (unsigned i = 0; i < numInputs; ++i) {
-    Node load{NodeKind::Load};
-    load.buffer = addBuffer("in" + std::to_string(i), storage, BufferShape::Full, false);
-    addNode(load, kAssumedInputMagnitude);
-  }
+  addInputLeaves(unsigned(rng.range(1, 2)), storage);
   auto addBroadcast = [&](const char *name, BufferShape shape) {
-    Node node{NodeKind::Broadcast};
-    node.buffer = addBuffer(name, storage, shape, false);
-    addNode(node, kAssumedInputMagnitude);
+    addBroadcastLeaf(name, shape, storage);
   };
   if (rng.chance(30))
     addBroadcast("rowv", BufferShape::Row);
@@ -490,16 +501,9 @@ KernelSpec Generator::run() {
   spec.hoistInvariantLoads = rng.chance(70);
 
   // Leaves: full inputs, then broadcast operands.
-  unsigned numInputs = unsigned(rng.range(1, 3));
-  for (unsigned i = 0; i < numInputs; ++i) {
-    Node load{NodeKind::Load};
-    load.buffer = addBuffer("in" + std::to_string(i), storage, BufferShape::Full, false);
-    addNode(load, kAssumedInputMagnitude);
-  }
+  addInputLeaves(unsigned(rng.range(1, 3)), storage);
   auto addBroadcast = [&](const char *name, BufferShape shape) {
-    Node node{NodeKind::Broadcast};
-    node.buffer = addBuffer(name, storage, shape, false);
-    addNode(node, kAssumedInputMagnitude);
+    addBroadcastLeaf(name, shape, storage);
   };
   if (spec.rank == 2 && rng.chance(25))
     addBroadcast("rowv", BufferShape::Row);

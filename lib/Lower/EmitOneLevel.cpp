@@ -332,6 +332,17 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           for (const ColumnPhase &p : phasesOf(c, tile))
             if (failed(checkColumnReadFits(loads[c], p, spansTwoVectors(p.lane, seg.rows), seg)))
               return failure();
+      // Column operands of a row fold, pushed a block of rows at a time
+      // (the dense and the padded row folds alike; HeldRows refers to it).
+      auto pushColumnBlock = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
+        pushHeldColumns(
+            [&](const Transfer &t) {
+              bool broadcast;
+              return positionAddress(t, slotAddress(t, j, k), pos, broadcast);
+            },
+            rows);
+        return success();
+      };
       if (phased) {
         // Every phase drains the resident slot again (one acquire).
         phased->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos, ArrayRef<bool> args) {
@@ -344,16 +355,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         });
       } else if (dense) {
         ReductionNest::HeldRows held;
-        auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
-          pushHeldColumns(
-              [&](const Transfer &t) {
-                bool broadcast;
-                return positionAddress(t, slotAddress(t, j, k), pos, broadcast);
-              },
-              rows);
-          return success();
-        };
-        held.block = block;
+        held.block = pushColumnBlock;
         pushDenseRows(
             ld, *dense, j, k,
             [&](const Transfer &t, const SpacePosition &pos) {
@@ -363,16 +365,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
             columnLoads.empty() ? nullptr : &held);
       } else if (reduction) {
         ReductionNest::HeldRows held;
-        auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
-          pushHeldColumns(
-              [&](const Transfer &t) {
-                bool broadcast;
-                return positionAddress(t, slotAddress(t, j, k), pos, broadcast);
-              },
-              rows);
-          return success();
-        };
-        held.block = block;
+        held.block = pushColumnBlock;
         if (failed(reduction->emitInputOrder(
                 ld, tile.extent,
                 [&](const SpacePosition &pos) {

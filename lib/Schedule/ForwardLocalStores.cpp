@@ -231,24 +231,21 @@ struct ForwardLocalStoresPass
     }
     for (Operation *op : llvm::reverse(dead))
       op->erase();
-    // Views and access tiles the forwarding left without users.
-    SmallVector<Operation *> unused;
-    func.walk([&](Operation *op) {
-      if (isa<ktdp::ConstructAccessTileOp, ktdp::ConstructMemoryViewOp>(op) && op->use_empty())
-        unused.push_back(op);
+    // What the forwarding left without users: own-scratchpad access tiles,
+    // then their views.
+    SmallVector<Operation *> tiles, views;
+    func.walk([&](ktdp::ConstructAccessTileOp tile) {
+      if (tile.use_empty() && ownScratchpadView(tile))
+        tiles.push_back(tile);
     });
-    for (Operation *op : unused)
-      if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op)) {
-        Operation *view = tile.getBase().getDefiningOp();
-        tile.erase();
-        if (view && isa<ktdp::ConstructMemoryViewOp>(view) && view->use_empty() &&
-            !llvm::is_contained(unused, view))
-          view->erase();
-      }
-    for (Operation *op : unused)
-      if (isa<ktdp::ConstructMemoryViewOp>(op) && op->use_empty() &&
-          cast<ktdp::ConstructMemoryViewOp>(op).getMemorySpace().isCtLocal())
-        op->erase();
+    for (Operation *tile : tiles)
+      tile->erase();
+    func.walk([&](ktdp::ConstructMemoryViewOp view) {
+      if (view.use_empty() && view.getMemorySpace().isCtLocal() && !view.getMemorySpace().getCtId())
+        views.push_back(view);
+    });
+    for (Operation *view : views)
+      view->erase();
     return true;
   }
 

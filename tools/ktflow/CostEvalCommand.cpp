@@ -173,6 +173,17 @@ int ktflow::tool::runCostEval(llvm::StringRef archList, unsigned plans, uint64_t
                                  .str();
           if (!filter.empty() && !llvm::Regex(filter).match(name))
             continue;
+          // One parse per kernel: a run leaves the module as it was.
+          llvm::SourceMgr sourceMgr;
+          sourceMgr.AddNewSourceBuffer(
+              llvm::MemoryBuffer::getMemBufferCopy(gen::printKernel(spec), name + ".mlir"),
+              llvm::SMLoc());
+          mlir::AsmParserState asmState;
+          mlir::OwningOpRef<mlir::ModuleOp> module =
+              parseKernelSource(sourceMgr, context, asmState, name + ".mlir");
+          if (!module)
+            continue;
+          interp::SourceNames names = interp::collectSourceNames(asmState);
           std::string heuristicPlan;
           for (unsigned p = 0; p <= plans; ++p) {
             std::optional<std::string> plan;
@@ -186,15 +197,6 @@ int ktflow::tool::runCostEval(llvm::StringRef archList, unsigned plans, uint64_t
                 break;
               os << *plan;
             }
-            llvm::SourceMgr sourceMgr;
-            sourceMgr.AddNewSourceBuffer(
-                llvm::MemoryBuffer::getMemBufferCopy(gen::printKernel(spec), name + ".mlir"),
-                llvm::SMLoc());
-            mlir::AsmParserState asmState;
-            mlir::OwningOpRef<mlir::ModuleOp> module =
-                parseKernelSource(sourceMgr, context, asmState, name + ".mlir");
-            if (!module)
-              break;
             run::RunOptions options;
             options.arch = archName.str();
             options.seed = seed;
@@ -203,7 +205,7 @@ int ktflow::tool::runCostEval(llvm::StringRef archList, unsigned plans, uint64_t
               options.plan = planPath.str().str();
             std::string message;
             mlir::FailureOr<run::RunReport> report = run::runKernel(
-                *module, *model, interp::collectSourceNames(asmState), options, message);
+                *module, *model, names, options, message);
             if (mlir::failed(report) || !report->match) {
               if (p == 0)
                 break; // the heuristic's plan must run to have variants

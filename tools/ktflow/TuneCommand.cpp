@@ -225,10 +225,10 @@ static int runTune() {
      << priced.size() << " priced by the cost model (" << rejected
      << " repeated or rejected by the scheduler), " << confirmed << " simulated ("
      << llvm::format("%.1f", spent()) << " s)\n";
-  for (const Candidate &c : priced)
-    if (c.simulated != -1 || &c - priced.data() < (ptrdiff_t)confirmed)
-      os << llvm::format("  predicted %10.0f  simulated %10lld\n", c.predicted,
-                         (long long)c.simulated);
+  // The confirmed plans are the first `confirmed` in predicted order.
+  for (const Candidate &c : llvm::ArrayRef(priced).take_front(confirmed))
+    os << llvm::format("  predicted %10.0f  simulated %10lld\n", c.predicted,
+                       (long long)c.simulated);
   os << "heuristic: " << heuristicCycles << " cycles; tuned: " << bestCycles << " cycles ("
      << llvm::format("heuristic / tuned %.3f", double(heuristicCycles) / double(bestCycles))
      << ")\n";

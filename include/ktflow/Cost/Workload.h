@@ -32,6 +32,11 @@ namespace ktflow::cost {
 mlir::FailureOr<arch::Workload> computeWorkload(mlir::ModuleOp scheduledModule,
                                                 const arch::ArchModel &model);
 
+/// Loop trips of `group` on each grid tile (linear id order; 1 each without
+/// a loop); std::nullopt when its loop lacks bounds or a positive step.
+std::optional<llvm::SmallVector<int64_t>> loopTripsPerGridTile(ktsched::KernelOp kernel,
+                                                               ktsched::GroupOp group);
+
 /// The one ktsched.kernel of `scheduledModule`, or a diagnostic.
 mlir::FailureOr<ktsched::KernelOp> scheduledKernel(mlir::ModuleOp scheduledModule);
 
