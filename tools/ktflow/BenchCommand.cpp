@@ -22,7 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
-#include "PlanVariants.h"
+#include "ktflow/Tune/PlanSpace.h"
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
@@ -186,7 +186,7 @@ static std::optional<int64_t> parseSize(llvm::StringRef text) {
 /// follow from tiles and depth left to the scheduler. With
 /// `keepLastDim` the last dimension stays whole (a reduced dimension must).
 static std::optional<std::string> v1Plan(llvm::StringRef plan, int64_t lanes, bool keepLastDim) {
-  return tool::rewritePlanGroups(plan, [&](llvm::json::Object &g) {
+  return tune::rewritePlanGroups(plan, [&](llvm::json::Object &g) {
     llvm::json::Array *tile = g.getArray("tile");
     if (!tile || tile->empty())
       return false;

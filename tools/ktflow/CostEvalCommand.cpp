@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
-#include "PlanVariants.h"
+#include "ktflow/Tune/PlanSpace.h"
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
@@ -188,7 +188,7 @@ int ktflow::tool::runCostEval(llvm::StringRef archList, unsigned plans, uint64_t
           for (unsigned p = 0; p <= plans; ++p) {
             std::optional<std::string> plan;
             if (p > 0) {
-              plan = randomPlanVariant(heuristicPlan, rng);
+              plan = tune::randomPlanVariant(heuristicPlan, rng);
               if (!plan)
                 break;
               std::error_code ec;

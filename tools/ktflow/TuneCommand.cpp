@@ -1,51 +1,31 @@
 //===- TuneCommand.cpp - `ktflow tune KERNEL --arch A -o PLAN.json` -------===//
 //
-// The autotuner (DESIGN.md, "Cost model and tuner"). It searches the plan
-// space around the heuristic's plan, prunes with the cost model and
-// confirms in the simulator:
-//
-//  1. the heuristic's plan is compiled, simulated and checked against the
-//     interpreter: the baseline, and the first candidate;
-//  2. random variants of it (PlanVariants.h: tiles rescaled by powers of
-//     two, depths 1-3), drawn from `--seed`, are scheduled (no lowering)
-//     and priced by lib/Cost's prediction; plans the scheduler rejects
-//     (too large for the scratchpad, a tile that breaks a rule) drop out;
-//  3. the `--confirm` best predicted are simulated and checked; the fastest
-//     that matches the interpreter wins, so the tuned plan is never slower
-//     than the heuristic's.
-//
-// `--budget` bounds the wall time of steps 2 and 3 (the search stops
-// drawing and confirming when it is spent); a progress line on stderr
-// counts the candidates. For a given seed and a budget that is not hit,
-// the result is deterministic. The plan written with `-o` replays with
-// `ktflow compile|run --plan`.
+// The autotuner's command line (the search is lib/Tune, Tuner.h): parses
+// the kernel and the description, runs tune::tuneKernel on --jobs threads
+// (each worker parses the kernel again into its own context), prints what
+// it priced and simulated, and writes the fastest plan (-o, --plan-cache).
+// A progress line on stderr after each batch: rewritten in place on a
+// terminal; with --progress also when stderr is a file or a pipe, one line
+// per batch.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
 #include "PlanCache.h"
-#include "PlanVariants.h"
 
-#include "ktflow/Cost/Predict.h"
 #include "ktflow/InitAll.h"
-#include "ktflow/Run/RunKernel.h"
-#include "ktflow/Schedule/SchedulePipeline.h"
-#include "ktflow/Support/Progress.h"
+#include "ktflow/Tune/Tuner.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <algorithm>
-#include <chrono>
-#include <set>
 
 using namespace ktflow;
 namespace cl = llvm::cl;
@@ -67,11 +47,27 @@ static cl::opt<unsigned> tuneCandidates("candidates",
                                         cl::desc("random plans drawn and priced (default 64)"),
                                         cl::init(64), cl::sub(tuneCmd));
 static cl::opt<unsigned> tuneConfirm("confirm",
-                                     cl::desc("best predicted plans simulated (default 4)"),
-                                     cl::init(4), cl::sub(tuneCmd));
-static cl::opt<double> tuneBudget("budget", cl::desc("seconds for search and confirmation "
-                                                     "(default 30)"),
+                                     cl::desc("plans simulated at most, besides the heuristic's "
+                                              "(default 16)"),
+                                     cl::init(16), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneBatch("batch",
+                                   cl::desc("plans simulated per batch (default 4; fixed, so the "
+                                            "result does not depend on --jobs)"),
+                                   cl::init(4), cl::sub(tuneCmd));
+static cl::opt<double> tuneBudget("budget",
+                                  cl::desc("seconds after which no new batch starts (default 30)"),
                                   cl::init(30), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneMaxBatches(
+    "max-batches", cl::desc("stop after N batches (0: no limit): replays a search the budget cut"),
+    cl::init(0), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneJobs("jobs",
+                                  cl::desc("threads pricing and simulating plans (default: the "
+                                           "machine's hardware threads)"),
+                                  cl::value_desc("N"), cl::init(0), cl::sub(tuneCmd));
+static cl::opt<bool> tuneProgress("progress",
+                                  cl::desc("a progress line per batch on stderr even when it is "
+                                           "not a terminal"),
+                                  cl::cat(tool::outputCategory()), cl::sub(tuneCmd));
 static cl::opt<std::string> tunePlanCache(
     "plan-cache", cl::desc("also store the best plan in DIR, keyed by the specialized kernel and "
                            "the description, for `compile|run --plan-cache DIR`"),
@@ -79,20 +75,55 @@ static cl::opt<std::string> tunePlanCache(
 static cl::opt<uint64_t> tuneSeed("seed", cl::desc("seed of the search and of the inputs"),
                                   cl::init(1), cl::sub(tuneCmd));
 
-namespace {
-
-struct Candidate {
-  std::string plan;
-  double predicted = 0;
-  int64_t simulated = -1;
-};
-
-int failWith(const llvm::Twine &message) {
+static int failWith(const llvm::Twine &message) {
   llvm::errs() << "ktflow tune: " << message << "\n";
   return 1;
 }
 
+namespace {
+/// The progress line: on a terminal one line rewritten after each batch;
+/// with --progress elsewhere one line per batch.
+class TuneProgressLine {
+public:
+  TuneProgressLine() : terminal(llvm::sys::Process::StandardErrIsDisplayed()) {}
+  ~TuneProgressLine() {
+    if (terminal && drawn)
+      llvm::errs() << "\r\x1b[K";
+  }
+  bool enabled() const { return terminal || tuneProgress; }
+  void draw(const tune::TuneProgress &p) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "tune: batch " << p.batches << ": " << p.priced << " priced (" << p.rejected
+       << " rejected), " << p.simulated << " simulated, best " << p.bestCycles
+       << " cycles (heuristic " << p.heuristicCycles << "), "
+       << llvm::format("%.1f / %.0f s", p.elapsedSeconds, p.budgetSeconds);
+    if (terminal) {
+      unsigned columns = llvm::sys::Process::StandardErrColumns();
+      if (columns > 1 && text.size() >= columns)
+        text.resize(columns - 1);
+      llvm::errs() << "\r" << text << "\x1b[K";
+    } else {
+      llvm::errs() << text << "\n";
+    }
+    llvm::errs().flush();
+    drawn = true;
+  }
+
+private:
+  const bool terminal;
+  bool drawn = false;
+};
 } // namespace
+
+static bool writeFile(llvm::StringRef path, llvm::StringRef text, std::string &error) {
+  std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(path, &error);
+  if (!out)
+    return false;
+  out->os() << text;
+  out->keep();
+  return true;
+}
 
 static int runTune() {
   mlir::DialectRegistry registry;
@@ -108,152 +139,104 @@ static int runTune() {
   auto file = mlir::openInputFile(tuneInput, &error);
   if (!file)
     return failWith(error);
+  std::string source = file->getBuffer().str();
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   mlir::AsmParserState asmState;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  {
-    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    module = tool::parseKernelSource(sourceMgr, context, asmState, tuneInput);
-  }
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      tool::parseKernelSource(sourceMgr, context, asmState, tuneInput);
   if (!module)
     return 1;
   interp::SourceNames names = interp::collectSourceNames(asmState);
-
-  llvm::SmallString<128> planPath;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("ktflow-tune", "json", planPath))
-    return failWith("cannot create a temporary plan: " + ec.message());
-  auto writePlan = [&](llvm::StringRef plan) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(planPath, ec);
-    os << plan;
-    return !ec;
-  };
-  run::RunOptions runOptions;
-  runOptions.arch = tuneArch;
-  runOptions.args.assign(tuneArgs.begin(), tuneArgs.end());
-  runOptions.seed = tuneSeed;
-  // Compiles, simulates and checks one plan (empty: the heuristic's).
-  auto simulate = [&](llvm::StringRef plan, std::string *planJson) -> int64_t {
-    run::RunOptions options = runOptions;
-    if (!plan.empty()) {
-      if (!writePlan(plan))
-        return -1;
-      options.plan = planPath.str().str();
-    }
-    std::string message;
-    mlir::FailureOr<run::RunReport> report =
-        run::runKernel(*module, *model, names, options, message);
-    if (mlir::failed(report) || !report->match)
-      return -1;
-    if (planJson)
-      *planJson = report->planJson;
-    return report->result.totalCycles.count();
+  // Each worker thread parses its own copy.
+  tune::KernelLoader loader = [&](mlir::MLIRContext &workerContext,
+                                  interp::SourceNames &workerNames) {
+    llvm::SourceMgr workerSourceMgr;
+    workerSourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, tuneInput),
+                                       llvm::SMLoc());
+    mlir::AsmParserState workerState;
+    mlir::OwningOpRef<mlir::ModuleOp> parsed =
+        tool::parseKernelSource(workerSourceMgr, workerContext, workerState, tuneInput);
+    if (parsed)
+      workerNames = interp::collectSourceNames(workerState);
+    return parsed;
   };
 
-  // 1. The heuristic's plan; its diagnostics are the user's to see.
-  std::string heuristicPlan;
-  int64_t heuristicCycles;
+  tune::TuneOptions options;
+  options.arch = tuneArch;
+  options.args.assign(tuneArgs.begin(), tuneArgs.end());
+  options.seed = tuneSeed;
+  options.candidates = tuneCandidates;
+  options.confirm = tuneConfirm;
+  options.batch = tuneBatch;
+  options.budgetSeconds = tuneBudget;
+  options.maxBatches = tuneMaxBatches;
+  options.jobs = tuneJobs;
+  mlir::FailureOr<tune::TuneResult> result = mlir::failure();
   {
-    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    heuristicCycles = simulate("", &heuristicPlan);
+    TuneProgressLine progress;
+    if (progress.enabled())
+      options.onProgress = [&](const tune::TuneProgress &p) { progress.draw(p); };
+    result = tune::tuneKernel(*module, names, *model, loader, options, error);
   }
-  if (heuristicCycles < 0)
-    return failWith("the kernel does not compile, simulate and match with the heuristic's plan "
-                    "(`ktflow run` says why)");
-
-  // Candidates that do not fit are expected: their diagnostics stay quiet.
-  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) { return mlir::success(); });
-  auto start = std::chrono::steady_clock::now();
-  auto spent = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  // 2. Draw and price.
-  std::mt19937_64 rng(tuneSeed);
-  std::set<std::string> seen = {heuristicPlan};
-  std::vector<Candidate> priced;
-  unsigned drawn = 0, rejected = 0;
-  ProgressLine progress(tuneCandidates);
-  for (; drawn < tuneCandidates && spent() < tuneBudget; ++drawn) {
-    progress.started("plan " + std::to_string(drawn + 1));
-    auto done = llvm::make_scope_exit([&] { progress.finished(); });
-    std::optional<std::string> plan = tool::randomPlanVariant(heuristicPlan, rng);
-    if (!plan)
-      return failWith("the heuristic's plan is not readable");
-    if (!seen.insert(*plan).second || !writePlan(*plan)) {
-      ++rejected;
-      continue;
-    }
-    mlir::OwningOpRef<mlir::ModuleOp> scheduled(module->clone());
-    ktsched::ScheduleOptions options;
-    options.arch = tuneArch;
-    options.plan = planPath.str().str();
-    options.args.assign(tuneArgs.begin(), tuneArgs.end());
-    mlir::PassManager pm(&context);
-    ktsched::buildSchedulePipeline(pm, options);
-    mlir::FailureOr<cost::Prediction> prediction = mlir::failure();
-    if (mlir::succeeded(pm.run(*scheduled)))
-      prediction = cost::predictCycles(*scheduled, *model);
-    if (mlir::failed(prediction)) {
-      ++rejected;
-      continue;
-    }
-    priced.push_back({*plan, prediction->cycles});
-  }
-  std::stable_sort(priced.begin(), priced.end(), [](const Candidate &a, const Candidate &b) {
-    return a.predicted < b.predicted;
-  });
-
-  // 3. Confirm the best predicted in the simulator.
-  std::string bestPlan = heuristicPlan;
-  int64_t bestCycles = heuristicCycles;
-  unsigned confirmed = 0;
-  for (Candidate &c : priced) {
-    if (confirmed >= tuneConfirm || spent() >= tuneBudget)
-      break;
-    ++confirmed;
-    std::string replayed;
-    c.simulated = simulate(c.plan, &replayed);
-    if (c.simulated >= 0 && c.simulated < bestCycles) {
-      bestCycles = c.simulated;
-      bestPlan = replayed;
-    }
-  }
-  llvm::sys::fs::remove(planPath);
+  if (mlir::failed(result))
+    return failWith(error + " (`ktflow run` says why)");
 
   llvm::raw_ostream &os = llvm::outs();
-  os << "tuned " << tuneInput << " on " << model->name() << ": " << drawn << " plans drawn, "
-     << priced.size() << " priced by the cost model (" << rejected
-     << " repeated or rejected by the scheduler), " << confirmed << " simulated ("
-     << llvm::format("%.1f", spent()) << " s)\n";
-  // The confirmed plans are the first `confirmed` in predicted order.
-  for (const Candidate &c : llvm::ArrayRef(priced).take_front(confirmed))
-    os << llvm::format("  predicted %10.0f  simulated %10lld\n", c.predicted,
-                       (long long)c.simulated);
-  os << "heuristic: " << heuristicCycles << " cycles; tuned: " << bestCycles << " cycles ("
-     << llvm::format("heuristic / tuned %.3f", double(heuristicCycles) / double(bestCycles))
+  unsigned jobs = tuneJobs ? unsigned(tuneJobs) : 0;
+  os << "tuned " << tuneInput << " on " << model->name() << ": " << result->candidates.size()
+     << " plans generated, " << result->priced << " priced by the cost model ("
+     << result->rejected << " rejected by the scheduler, " << result->duplicates
+     << " the same schedule as another), " << result->simulated
+     << " simulated in " << result->batches << " batches ("
+     << llvm::format("%.1f s", result->seconds);
+  if (jobs)
+    os << ", " << jobs << " jobs";
+  os << ")\n";
+  if (result->budgetHit && result->batches == 0)
+    os << "stopped by the budget before the first batch\n";
+  else if (result->budgetHit)
+    os << "stopped by the budget after " << result->batches << " batches (--max-batches "
+       << result->batches << " replays this search)\n";
+  // The simulated plans, in the order they were simulated.
+  std::vector<const tune::TuneCandidate *> simulated;
+  for (const tune::TuneCandidate &c : result->candidates)
+    if (c.batch)
+      simulated.push_back(&c);
+  // Batch order, and within a batch generation order (one vector).
+  std::sort(simulated.begin(), simulated.end(), [](auto *a, auto *b) {
+    return a->batch != b->batch ? a->batch < b->batch : a < b;
+  });
+  for (const tune::TuneCandidate *c : simulated) {
+    os << llvm::format("  batch %3u  %-12s predicted %10.0f  simulated ", c->batch,
+                       c->origin.c_str(), c->predicted);
+    if (c->simulated >= 0)
+      os << llvm::format("%10lld\n", (long long)c->simulated);
+    else
+      os << "  mismatch or failure\n";
+  }
+  os << "heuristic: " << result->heuristicCycles << " cycles (predicted "
+     << llvm::format("%.0f", result->heuristicPredicted) << "); tuned: " << result->bestCycles
+     << " cycles (predicted " << llvm::format("%.0f", result->bestPredicted) << "; "
+     << llvm::format("heuristic / tuned %.3f", double(result->heuristicCycles) /
+                                                   double(result->bestCycles))
      << ")\n";
+  os << "best plan found after batch " << result->bestBatch << " ("
+     << llvm::format("%.1f s", result->bestSeconds) << ")\n";
   if (!tunePlanCache.empty()) {
     std::optional<std::string> key =
-        tool::planCacheKey(*module, runOptions.args, tuneArch, error);
+        tool::planCacheKey(*module, options.args, tuneArch, error);
     if (!key)
       return failWith("plan cache: " + error);
     if (std::error_code ec = llvm::sys::fs::create_directories(tunePlanCache))
       return failWith("cannot create " + tunePlanCache + ": " + ec.message());
     std::string path = tool::planCachePath(tunePlanCache, *key);
-    std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(path, &error);
-    if (!out)
+    if (!writeFile(path, result->bestPlan, error))
       return failWith(error);
-    out->os() << bestPlan;
-    out->keep();
     os << "plan cache: " << path << "\n";
   }
-  if (!tuneOutput.empty()) {
-    std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(tuneOutput, &error);
-    if (!out)
-      return failWith(error);
-    out->os() << bestPlan;
-    out->keep();
-  }
+  if (!tuneOutput.empty() && !writeFile(tuneOutput, result->bestPlan, error))
+    return failWith(error);
   return 0;
 }
 
