@@ -8,6 +8,9 @@ packages=(
   cmake ninja-build ccache make python3 libgtest-dev
   # Headless, it renders the HTML reports in the tests (test/Report).
   chromium
+  # GNU parallel runs `ktflow tune --shard` processes (docs/tune.md,
+  # test/Tune/shards.test).
+  parallel
 )
 
 missing=()

@@ -39,3 +39,9 @@ config.substitutions.append(("%chromium", " ".join([
     "timeout", "300", chromium, "--headless", "--no-sandbox", "--disable-gpu",
     "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"])))
+
+# GNU parallel runs the tuner's shards (test/Tune/shards.test; docs/tune.md).
+# scripts/install-deps.sh installs it; without it the substitution names a
+# command that does not exist, so the test fails instead of passing unseen.
+parallel = shutil.which("parallel") or "parallel-not-installed--run-scripts-install-deps.sh"
+config.substitutions.append(("%parallel", parallel + " --will-cite"))

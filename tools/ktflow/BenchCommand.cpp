@@ -19,6 +19,11 @@
 // and their ratio to the heuristic's, so a timing model that made tile
 // size irrelevant would show as v1/heur near 1.
 //
+// `--tune` also tunes each kernel (lib/Tune, one thread per kernel: the
+// kernels already run --jobs at a time) and adds the tuned cycles, the
+// tuned ratio (to the heuristic's schedule's bound), tuned / heuristic and
+// the cost model's error on the tuned plan.
+//
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 #include "KernelSource.h"
@@ -31,6 +36,7 @@
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Support/Jobs.h"
 #include "ktflow/Support/Progress.h"
+#include "ktflow/Tune/Tuner.h"
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -44,6 +50,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <map>
 
 using namespace ktflow;
@@ -73,6 +80,23 @@ static cl::opt<bool> benchV1("v1",
                              cl::desc("Also run each kernel with the seed's V1 choices (tiles of "
                                       "at most 2 vectors, depth 2) replayed as a plan"),
                              cl::sub(benchCmd));
+static cl::opt<std::string> benchMinBytes("min-bytes",
+                                          cl::desc("Smallest input tensor, e.g. 1M (default: "
+                                                   "the whole suite)"),
+                                          cl::value_desc("N[K|M]"), cl::init("0"),
+                                          cl::sub(benchCmd));
+static cl::opt<bool> benchTune("tune",
+                               cl::desc("Also tune each kernel (ktflow tune, one thread per "
+                                        "kernel) and report the tuned cycles and ratio, tuned / "
+                                        "heuristic and the cost model's error"),
+                               cl::sub(benchCmd));
+static cl::opt<double> benchTuneBudget("tune-budget",
+                                       cl::desc("--tune: seconds per kernel (default 30)"),
+                                       cl::init(30), cl::sub(benchCmd));
+static cl::opt<unsigned> benchTuneConfirm("tune-confirm",
+                                          cl::desc("--tune: plans simulated per kernel "
+                                                   "(default 16)"),
+                                          cl::init(16), cl::sub(benchCmd));
 static cl::opt<uint64_t> benchSeed("seed", cl::desc("Seed for random input contents"),
                                    cl::init(0), cl::sub(benchCmd));
 static cl::opt<unsigned> benchJobs("jobs",
@@ -116,6 +140,21 @@ struct BenchRow {
   /// --v1: cycles of the V1 plan (0: not run), or why it could not run.
   int64_t v1Cycles = 0;
   std::string v1Problem;
+  /// --tune: the tuned plan's cycles and predicted cycles (0: not tuned),
+  /// whether the budget cut its search, or why it could not be tuned.
+  int64_t tunedCycles = 0;
+  double tunedPredicted = 0;
+  bool tuneBudgetHit = false;
+  std::string tuneProblem;
+  double tunedRatio() const { return bound > 0 ? double(tunedCycles) / bound : 0; }
+  double tunedOverHeuristic() const {
+    return cycles > 0 ? double(tunedCycles) / double(cycles) : 0;
+  }
+  /// |predicted - simulated| / simulated of the tuned plan.
+  double modelError() const {
+    return tunedCycles > 0 ? std::abs(tunedPredicted - double(tunedCycles)) / double(tunedCycles)
+                           : 0;
+  }
   double v1Ratio() const { return cycles > 0 ? double(v1Cycles) / double(cycles) : 0; }
   double ratio() const { return bound > 0 ? double(cycles) / bound : 0; }
   std::string result() const {
@@ -137,13 +176,15 @@ struct BenchRow {
 /// Rows are 1024 elements wide; the input size sets the row count. Sizes
 /// 64 KiB..64 MiB by factors of 4, grids 1, 8, 32 where they fit the rows
 /// and the cores; f16 for every kind, f32 for a few (as bench/generate.sh).
-static std::vector<BenchCase> suite(int64_t maxBytes, int64_t cores) {
+static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t cores) {
   using gen::BenchKind;
   const int64_t cols = 1024;
   std::vector<BenchCase> cases;
   for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32}) {
     int64_t esize = gen::elemSize(type).bytes.count();
     for (int64_t bytes = 64 * 1024; bytes <= std::min<int64_t>(maxBytes, 64 << 20); bytes *= 4) {
+      if (bytes < minBytes)
+        continue;
       int64_t rows = bytes / (cols * esize);
       for (int64_t grid : {1, 8, 32}) {
         if (grid > rows || grid > cores)
@@ -328,6 +369,31 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   if (benchV1 && row.outcome == Outcome::Match)
     runV1(context, model, archName, benchCase, *module, interp::collectSourceNames(asmState),
           report->planJson, row);
+  if (benchTune && row.outcome == Outcome::Match) {
+    tune::TuneOptions tuneOptions;
+    tuneOptions.arch = archName.str();
+    tuneOptions.args = options.args;
+    tuneOptions.seed = benchSeed;
+    tuneOptions.confirm = benchTuneConfirm;
+    tuneOptions.budgetSeconds = benchTuneBudget;
+    // One thread: the kernels themselves run --jobs at a time, so the
+    // loader (for other threads' contexts) is never called.
+    tuneOptions.jobs = 1;
+    tune::KernelLoader noLoader = [](mlir::MLIRContext &, interp::SourceNames &) {
+      return mlir::OwningOpRef<mlir::ModuleOp>();
+    };
+    std::string tuneMessage;
+    mlir::FailureOr<tune::TuneResult> tuned =
+        tune::tuneKernel(*module, interp::collectSourceNames(asmState), model, noLoader,
+                         tuneOptions, tuneMessage);
+    if (mlir::succeeded(tuned)) {
+      row.tunedCycles = tuned->bestCycles;
+      row.tunedPredicted = tuned->bestPredicted;
+      row.tuneBudgetHit = tuned->budgetHit;
+    } else {
+      row.tuneProblem = tuneMessage.empty() ? "not tuned" : tuneMessage;
+    }
+  }
   return row;
 }
 
@@ -345,6 +411,8 @@ static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
                      "compile-ms", "sim-ms");
   if (benchV1)
     os << llvm::format("%12s %7s  ", "v1-cycles", "v1/heur");
+  if (benchTune)
+    os << llvm::format("%12s %7s %7s %9s  ", "tuned-cycles", "tuned", "t/heur", "model-err");
   os << "result\n";
   for (const BenchRow &row : rows) {
     const BenchCase &c = row.benchCase;
@@ -363,10 +431,43 @@ static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
       os << llvm::format("%12lld %7.2f  ", (long long)row.v1Cycles, row.v1Ratio());
     else if (benchV1)
       os << llvm::format("%12s %7s  ", "-", "-");
+    if (benchTune && row.tunedCycles > 0)
+      os << llvm::format("%12lld %7.2f %7.3f %8.1f%%%s ", (long long)row.tunedCycles,
+                         row.tunedRatio(), row.tunedOverHeuristic(), 100 * row.modelError(),
+                         row.tuneBudgetHit ? "*" : " ");
+    else if (benchTune)
+      os << llvm::format("%12s %7s %7s %9s  ", "-", "-", "-", "-");
     os << row.result();
     if (benchV1 && !row.v1Problem.empty() && measured(row))
       os << " (v1: " << llvm::StringRef(row.v1Problem).split('\n').first << ")";
+    if (benchTune && !row.tuneProblem.empty() && measured(row))
+      os << " (tune: " << llvm::StringRef(row.tuneProblem).split('\n').first << ")";
     os << "\n";
+  }
+}
+
+/// --tune: the geometric means over the tuned rows, per description.
+static void printTuneSummary(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
+  std::map<std::string, std::vector<const BenchRow *>> byArch;
+  for (const BenchRow &row : rows)
+    if (row.tunedCycles > 0 && row.bound > 0)
+      byArch[row.arch].push_back(&row);
+  for (const auto &[arch, tuned] : byArch) {
+    double logHeuristic = 0, logTuned = 0, logGain = 0;
+    size_t slower = 0, cut = 0;
+    for (const BenchRow *row : tuned) {
+      logHeuristic += std::log(row->ratio());
+      logTuned += std::log(row->tunedRatio());
+      logGain += std::log(row->tunedOverHeuristic());
+      slower += row->tunedCycles > row->cycles;
+      cut += row->tuneBudgetHit;
+    }
+    double n = double(tuned.size());
+    os << llvm::format("tuned on %s: %zu kernels, geomean ratio heuristic %.3f, tuned %.3f, "
+                       "tuned / heuristic %.3f; %zu slower than the heuristic, %zu cut by the "
+                       "budget (*)\n",
+                       arch.c_str(), tuned.size(), std::exp(logHeuristic / n),
+                       std::exp(logTuned / n), std::exp(logGain / n), slower, cut);
   }
 }
 
@@ -388,8 +489,10 @@ static int writeCsv(llvm::ArrayRef<BenchRow> rows) {
   if (!file)
     return fail(error);
   llvm::raw_ostream &os = file->os();
-  os << "kernel,dtype,arch,shape,grid,bound_cycles,cycles,ratio,limit,compile_ms,simulate_ms,"
-        "result\n";
+  os << "kernel,dtype,arch,shape,grid,bound_cycles,cycles,ratio,limit,compile_ms,simulate_ms,";
+  if (benchTune)
+    os << "tuned_cycles,tuned_ratio,tuned_over_heuristic,model_error,tune_budget_hit,";
+  os << "result\n";
   for (const BenchRow &row : rows) {
     const BenchCase &c = row.benchCase;
     os << gen::benchKindName(c.kind) << "," << gen::elemTypeName(c.type) << "," << row.arch
@@ -399,6 +502,11 @@ static int writeCsv(llvm::ArrayRef<BenchRow> rows) {
          << csvField(row.limit) << llvm::format(",%.2f,%.2f,", row.compileMs, row.simulateMs);
     else
       os << ",,,,,,";
+    if (benchTune && row.tunedCycles > 0)
+      os << llvm::format("%lld,%.3f,%.4f,%.4f,%d,", (long long)row.tunedCycles, row.tunedRatio(),
+                         row.tunedOverHeuristic(), row.modelError(), int(row.tuneBudgetHit));
+    else if (benchTune)
+      os << ",,,,,";
     os << csvField(row.result()) << "\n";
   }
   file->keep();
@@ -432,6 +540,13 @@ static int writeJson(llvm::ArrayRef<BenchRow> rows) {
             json.attribute("v1_cycles", row.v1Cycles);
             json.attribute("v1_ratio", row.v1Ratio());
           }
+          if (row.tunedCycles > 0) {
+            json.attribute("tuned_cycles", row.tunedCycles);
+            json.attribute("tuned_ratio", row.tunedRatio());
+            json.attribute("tuned_over_heuristic", row.tunedOverHeuristic());
+            json.attribute("model_error", row.modelError());
+            json.attribute("tune_budget_hit", row.tuneBudgetHit);
+          }
         }
         json.attribute("result", row.result());
       });
@@ -444,6 +559,11 @@ static int writeJson(llvm::ArrayRef<BenchRow> rows) {
 
 static int runBench() {
   std::optional<int64_t> maxBytes = parseSize(benchMaxBytes);
+  std::optional<int64_t> minBytes =
+      benchMinBytes == "0" ? std::optional<int64_t>(0) : parseSize(benchMinBytes);
+  if (!minBytes)
+    return fail("--min-bytes must be a positive size like 4096, 64K or 1M, got '" +
+                benchMinBytes + "'");
   if (!maxBytes)
     return fail("--max-bytes must be a positive size like 4096, 64K or 4M, got '" +
                 benchMaxBytes + "'");
@@ -478,13 +598,13 @@ static int runBench() {
     std::optional<ktsched::Placement> placement = ktsched::findPlacement(*model, model->loc());
     if (!placement)
       return 1;
-    for (const BenchCase &benchCase : suite(*maxBytes, placement->cores))
+    for (const BenchCase &benchCase : suite(*minBytes, *maxBytes, placement->cores))
       if (benchFilter.empty() || filter.match(benchCase.name()))
         plan.push_back({model, archName, benchCase});
   }
   if (plan.empty())
-    return fail("no benchmark matches --filter '" + benchFilter + "' within --max-bytes " +
-                benchMaxBytes);
+    return fail("no benchmark matches --filter '" + benchFilter + "' within --min-bytes " +
+                benchMinBytes + " and --max-bytes " + benchMaxBytes);
 
   // Each thread compiles in its own context; worker 0 uses this one. With
   // several threads, a context's own thread pool would only oversubscribe
@@ -539,6 +659,8 @@ static int runBench() {
   }
 
   printTable(rows, llvm::outs());
+  if (benchTune)
+    printTuneSummary(rows, llvm::outs());
   llvm::outs() << rows.size() << " benchmarks: " << rows.size() - failures - unsupported
                << " match, " << unsupported << " unsupported, " << failures << " errors\n";
   if (!benchCsv.empty() && writeCsv(rows))

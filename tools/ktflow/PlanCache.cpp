@@ -6,10 +6,14 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace ktflow;
@@ -79,4 +83,104 @@ std::optional<std::string> tool::cachedPlan(llvm::StringRef dir, mlir::ModuleOp 
   }
   llvm::errs() << "ktflow " << command << ": plan cache hit: " << path << "\n";
   return path;
+}
+
+std::optional<std::string> tool::withTuneRecord(llvm::StringRef plan, const TuneRecord &record) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(plan);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return std::nullopt;
+  }
+  llvm::json::Object *root = parsed->getAsObject();
+  if (!root)
+    return std::nullopt;
+  (*root)["tuned"] = llvm::json::Object{{"cycles", record.cycles},
+                                         {"heuristic_cycles", record.heuristicCycles},
+                                         {"predicted", record.predicted},
+                                         {"seed", int64_t(record.seed)},
+                                         {"kernel", record.kernel},
+                                         {"arch", record.arch}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(*parsed))) << "\n";
+  return text;
+}
+
+std::optional<int64_t> tool::recordedCycles(llvm::StringRef entry) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(entry);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *root = parsed->getAsObject();
+  const llvm::json::Object *tuned = root ? root->getObject("tuned") : nullptr;
+  return tuned ? tuned->getInteger("cycles") : std::nullopt;
+}
+
+bool tool::mergePlanCaches(llvm::ArrayRef<std::string> inputs, llvm::StringRef output,
+                           MergeSummary &summary, std::string &error) {
+  struct Entry {
+    std::string text;
+    std::optional<int64_t> cycles;
+  };
+  // Sorted by key, so the output is written in one order whatever the
+  // directories' listing order.
+  std::map<std::string, Entry> merged;
+  auto absorb = [&](llvm::StringRef dir, bool isOutput) {
+    std::error_code ec;
+    std::vector<std::string> names;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+         it.increment(ec))
+      if (llvm::sys::path::extension(it->path()) == ".json")
+        names.push_back(it->path());
+    if (ec) {
+      error = "cannot list " + dir.str() + ": " + ec.message();
+      return false;
+    }
+    llvm::sort(names);
+    for (const std::string &path : names) {
+      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
+      if (!file) {
+        error = "cannot read " + path + ": " + file.getError().message();
+        return false;
+      }
+      Entry entry{(*file)->getBuffer().str(), recordedCycles((*file)->getBuffer())};
+      if (!isOutput)
+        ++summary.entries;
+      std::string key = llvm::sys::path::stem(path).str();
+      auto [it, inserted] = merged.try_emplace(key, entry);
+      if (inserted)
+        continue;
+      ++summary.replaced;
+      bool faster = entry.cycles && (!it->second.cycles || *entry.cycles < *it->second.cycles);
+      if (faster)
+        it->second = std::move(entry);
+    }
+    return true;
+  };
+  if (llvm::sys::fs::is_directory(output) && !absorb(output, /*isOutput=*/true))
+    return false;
+  for (const std::string &dir : inputs) {
+    if (!llvm::sys::fs::is_directory(dir)) {
+      error = dir + " is not a plan cache directory";
+      return false;
+    }
+    if (!absorb(dir, /*isOutput=*/false))
+      return false;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(output)) {
+    error = "cannot create " + output.str() + ": " + ec.message();
+    return false;
+  }
+  for (const auto &[key, entry] : merged) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(planCachePath(output, key), ec);
+    if (ec) {
+      error = "cannot write " + planCachePath(output, key) + ": " + ec.message();
+      return false;
+    }
+    os << entry.text;
+  }
+  summary.keys = merged.size();
+  return true;
 }

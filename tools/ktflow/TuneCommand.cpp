@@ -1,9 +1,17 @@
 //===- TuneCommand.cpp - `ktflow tune KERNEL --arch A -o PLAN.json` -------===//
 //
-// The autotuner's command line (the search is lib/Tune, Tuner.h): parses
-// the kernel and the description, runs tune::tuneKernel on --jobs threads
-// (each worker parses the kernel again into its own context), prints what
-// it priced and simulated, and writes the fastest plan (-o, --plan-cache).
+// The autotuner's command line (the search is lib/Tune, Tuner.h). Three
+// forms:
+//  - `tune KERNEL --arch A`: parses the kernel and the description, runs
+//    tune::tuneKernel on --jobs threads (each worker parses the kernel
+//    again into its own context), prints what it priced and simulated, and
+//    writes the fastest plan (-o, --plan-cache);
+//  - `tune --list FILE --shard I/N --plan-cache DIR`: the same for the
+//    list's lines I, I+N, I+2N, ... (one kernel, description and launch
+//    values a line), into the shard's own plan cache: N processes, on one
+//    machine or many, share a list without talking to each other;
+//  - `tune merge DIR... -o DIR`: the shards' caches into one, keeping the
+//    faster measured plan of a key several hold.
 // A progress line on stderr after each batch: rewritten in place on a
 // terminal; with --progress also when stderr is a file or a pipe, one line
 // per batch.
@@ -22,6 +30,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -32,15 +41,26 @@ namespace cl = llvm::cl;
 
 static cl::SubCommand tuneCmd("tune", "Search plans: prune with the cost model, confirm the best "
                                       "in the simulator, write the fastest plan");
-static cl::opt<std::string> tuneInput(cl::Positional, cl::Required, cl::desc("<kernel.mlir>"),
-                                      cl::sub(tuneCmd));
-static cl::opt<std::string> tuneArch("arch", cl::Required,
-                                     cl::desc("architecture description (name or file)"),
+static cl::list<std::string> tuneInputs(cl::Positional,
+                                        cl::desc("<kernel.mlir> | merge <cache-dir>..."),
+                                        cl::sub(tuneCmd));
+static cl::opt<std::string> tuneArch("arch",
+                                     cl::desc("architecture description (name or file) of "
+                                              "KERNEL"),
                                      cl::cat(tool::inputCategory()), cl::sub(tuneCmd));
+static cl::opt<std::string> tuneList(
+    "list",
+    cl::desc("tune the kernels of FILE, one a line: KERNEL.mlir ARCH [NAME=VALUE]... (# starts "
+             "a comment; a relative KERNEL is relative to FILE's directory); needs --plan-cache"),
+    cl::value_desc("FILE"), cl::cat(tool::inputCategory()), cl::sub(tuneCmd));
+static cl::opt<std::string> tuneShard(
+    "shard", cl::desc("with --list: tune lines I, I+N, I+2N, ... of the list (0 <= I < N)"),
+    cl::value_desc("I/N"), cl::init("0/1"), cl::cat(tool::inputCategory()), cl::sub(tuneCmd));
 static cl::list<std::string> tuneArgs("arg", cl::desc("launch value NAME=VALUE (repeatable)"),
                                       cl::value_desc("NAME=VALUE"),
                                       cl::cat(tool::inputCategory()), cl::sub(tuneCmd));
-static cl::opt<std::string> tuneOutput("o", cl::desc("write the best plan to FILE"),
+static cl::opt<std::string> tuneOutput("o", cl::desc("write the best plan to FILE (`tune merge`: "
+                                                     "the merged cache DIR)"),
                                        cl::value_desc("FILE"), cl::cat(tool::outputCategory()),
                                        cl::sub(tuneCmd));
 static cl::opt<unsigned> tuneCandidates("candidates",
@@ -125,7 +145,11 @@ static bool writeFile(llvm::StringRef path, llvm::StringRef text, std::string &e
   return true;
 }
 
-static int runTune() {
+/// Tunes one kernel; `planCache` and `output` may be empty. `shardLine`
+/// (list mode) prints one summary line instead of the whole table.
+static int tuneOne(llvm::StringRef kernelPath, llvm::StringRef archName,
+                   llvm::ArrayRef<std::string> args, llvm::StringRef planCache,
+                   llvm::StringRef output, bool shardLine) {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -133,10 +157,10 @@ static int runTune() {
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   std::string error;
-  std::shared_ptr<const arch::ArchModel> model = arch::ArchModel::load(context, tuneArch, error);
+  std::shared_ptr<const arch::ArchModel> model = arch::ArchModel::load(context, archName, error);
   if (!model)
     return error.empty() ? 1 : failWith(error);
-  auto file = mlir::openInputFile(tuneInput, &error);
+  auto file = mlir::openInputFile(kernelPath, &error);
   if (!file)
     return failWith(error);
   std::string source = file->getBuffer().str();
@@ -144,7 +168,7 @@ static int runTune() {
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   mlir::AsmParserState asmState;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      tool::parseKernelSource(sourceMgr, context, asmState, tuneInput);
+      tool::parseKernelSource(sourceMgr, context, asmState, kernelPath);
   if (!module)
     return 1;
   interp::SourceNames names = interp::collectSourceNames(asmState);
@@ -152,19 +176,19 @@ static int runTune() {
   tune::KernelLoader loader = [&](mlir::MLIRContext &workerContext,
                                   interp::SourceNames &workerNames) {
     llvm::SourceMgr workerSourceMgr;
-    workerSourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, tuneInput),
-                                       llvm::SMLoc());
+    workerSourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(source, kernelPath), llvm::SMLoc());
     mlir::AsmParserState workerState;
     mlir::OwningOpRef<mlir::ModuleOp> parsed =
-        tool::parseKernelSource(workerSourceMgr, workerContext, workerState, tuneInput);
+        tool::parseKernelSource(workerSourceMgr, workerContext, workerState, kernelPath);
     if (parsed)
       workerNames = interp::collectSourceNames(workerState);
     return parsed;
   };
 
   tune::TuneOptions options;
-  options.arch = tuneArch;
-  options.args.assign(tuneArgs.begin(), tuneArgs.end());
+  options.arch = archName.str();
+  options.args.assign(args.begin(), args.end());
   options.seed = tuneSeed;
   options.candidates = tuneCandidates;
   options.confirm = tuneConfirm;
@@ -180,64 +204,182 @@ static int runTune() {
     result = tune::tuneKernel(*module, names, *model, loader, options, error);
   }
   if (mlir::failed(result))
-    return failWith(error + " (`ktflow run` says why)");
+    return failWith(kernelPath + ": " + error + " (`ktflow run` says why)");
 
   llvm::raw_ostream &os = llvm::outs();
-  unsigned jobs = tuneJobs ? unsigned(tuneJobs) : 0;
-  os << "tuned " << tuneInput << " on " << model->name() << ": " << result->candidates.size()
-     << " plans generated, " << result->priced << " priced by the cost model ("
-     << result->rejected << " rejected by the scheduler, " << result->duplicates
-     << " the same schedule as another), " << result->simulated
-     << " simulated in " << result->batches << " batches ("
-     << llvm::format("%.1f s", result->seconds);
-  if (jobs)
-    os << ", " << jobs << " jobs";
-  os << ")\n";
-  if (result->budgetHit && result->batches == 0)
-    os << "stopped by the budget before the first batch\n";
-  else if (result->budgetHit)
-    os << "stopped by the budget after " << result->batches << " batches (--max-batches "
-       << result->batches << " replays this search)\n";
-  // The simulated plans, in the order they were simulated.
-  std::vector<const tune::TuneCandidate *> simulated;
-  for (const tune::TuneCandidate &c : result->candidates)
-    if (c.batch)
-      simulated.push_back(&c);
-  // Batch order, and within a batch generation order (one vector).
-  std::sort(simulated.begin(), simulated.end(), [](auto *a, auto *b) {
-    return a->batch != b->batch ? a->batch < b->batch : a < b;
-  });
-  for (const tune::TuneCandidate *c : simulated) {
-    os << llvm::format("  batch %3u  %-12s predicted %10.0f  simulated ", c->batch,
-                       c->origin.c_str(), c->predicted);
-    if (c->simulated >= 0)
-      os << llvm::format("%10lld\n", (long long)c->simulated);
-    else
-      os << "  mismatch or failure\n";
+  double speedup = double(result->heuristicCycles) / double(result->bestCycles);
+  if (shardLine) {
+    os << kernelPath << " on " << model->name() << ": heuristic " << result->heuristicCycles
+       << " cycles, tuned " << result->bestCycles << llvm::format(" (heuristic / tuned %.3f)", speedup)
+       << ", " << result->simulated << " simulated in " << result->batches << " batches"
+       << (result->budgetHit ? ", stopped by the budget" : "") << "\n";
+  } else {
+    os << "tuned " << kernelPath << " on " << model->name() << ": "
+       << result->candidates.size() << " plans generated, " << result->priced
+       << " priced by the cost model (" << result->rejected << " rejected by the scheduler, "
+       << result->duplicates << " the same schedule as another), " << result->simulated
+       << " simulated in " << result->batches << " batches ("
+       << llvm::format("%.1f s", result->seconds);
+    if (tuneJobs)
+      os << ", " << tuneJobs << " jobs";
+    os << ")\n";
+    if (result->budgetHit && result->batches == 0)
+      os << "stopped by the budget before the first batch\n";
+    else if (result->budgetHit)
+      os << "stopped by the budget after " << result->batches << " batches (--max-batches "
+         << result->batches << " replays this search)\n";
+    // The simulated plans, in the order they were simulated.
+    std::vector<const tune::TuneCandidate *> simulated;
+    for (const tune::TuneCandidate &c : result->candidates)
+      if (c.batch)
+        simulated.push_back(&c);
+    // Batch order, and within a batch generation order (one vector).
+    std::sort(simulated.begin(), simulated.end(), [](auto *a, auto *b) {
+      return a->batch != b->batch ? a->batch < b->batch : a < b;
+    });
+    for (const tune::TuneCandidate *c : simulated) {
+      os << llvm::format("  batch %3u  %-12s predicted %10.0f  simulated ", c->batch,
+                         c->origin.c_str(), c->predicted);
+      if (c->simulated >= 0)
+        os << llvm::format("%10lld\n", (long long)c->simulated);
+      else
+        os << "  mismatch or failure\n";
+    }
+    os << "heuristic: " << result->heuristicCycles << " cycles (predicted "
+       << llvm::format("%.0f", result->heuristicPredicted) << "); tuned: " << result->bestCycles
+       << " cycles (predicted " << llvm::format("%.0f", result->bestPredicted) << "; "
+       << llvm::format("heuristic / tuned %.3f", speedup) << ")\n";
+    os << "best plan found after batch " << result->bestBatch << " ("
+       << llvm::format("%.1f s", result->bestSeconds) << ")\n";
   }
-  os << "heuristic: " << result->heuristicCycles << " cycles (predicted "
-     << llvm::format("%.0f", result->heuristicPredicted) << "); tuned: " << result->bestCycles
-     << " cycles (predicted " << llvm::format("%.0f", result->bestPredicted) << "; "
-     << llvm::format("heuristic / tuned %.3f", double(result->heuristicCycles) /
-                                                   double(result->bestCycles))
-     << ")\n";
-  os << "best plan found after batch " << result->bestBatch << " ("
-     << llvm::format("%.1f s", result->bestSeconds) << ")\n";
-  if (!tunePlanCache.empty()) {
-    std::optional<std::string> key =
-        tool::planCacheKey(*module, options.args, tuneArch, error);
+  if (!planCache.empty()) {
+    std::optional<std::string> key = tool::planCacheKey(*module, args, archName, error);
     if (!key)
       return failWith("plan cache: " + error);
-    if (std::error_code ec = llvm::sys::fs::create_directories(tunePlanCache))
-      return failWith("cannot create " + tunePlanCache + ": " + ec.message());
-    std::string path = tool::planCachePath(tunePlanCache, *key);
-    if (!writeFile(path, result->bestPlan, error))
-      return failWith(error);
-    os << "plan cache: " << path << "\n";
+    if (std::error_code ec = llvm::sys::fs::create_directories(planCache))
+      return failWith("cannot create " + planCache + ": " + ec.message());
+    tool::TuneRecord record;
+    record.cycles = result->bestCycles;
+    record.heuristicCycles = result->heuristicCycles;
+    record.predicted = result->bestPredicted;
+    record.seed = tuneSeed;
+    record.kernel = kernelPath.str();
+    record.arch = model->name().str();
+    std::optional<std::string> entry = tool::withTuneRecord(result->bestPlan, record);
+    std::string path = tool::planCachePath(planCache, *key);
+    if (!entry || !writeFile(path, *entry, error))
+      return failWith(entry ? error : "the best plan is not JSON");
+    if (!shardLine)
+      os << "plan cache: " << path << "\n";
   }
-  if (!tuneOutput.empty() && !writeFile(tuneOutput, result->bestPlan, error))
+  if (!output.empty() && !writeFile(output, result->bestPlan, error))
     return failWith(error);
   return 0;
+}
+
+/// One line of a --list file.
+struct ListEntry {
+  std::string kernel;
+  std::string arch;
+  std::vector<std::string> args;
+};
+
+/// Reads a --list file; std::nullopt after a diagnostic.
+static std::optional<std::vector<ListEntry>> readList(llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
+  if (!file) {
+    failWith("cannot read " + path + ": " + file.getError().message());
+    return std::nullopt;
+  }
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  std::vector<ListEntry> entries;
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*file)->getBuffer().split(lines, '\n');
+  for (auto [number, line] : llvm::enumerate(lines)) {
+    llvm::StringRef text = line.split('#').first.trim();
+    if (text.empty())
+      continue;
+    llvm::SmallVector<llvm::StringRef> fields;
+    text.split(fields, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef &f : fields)
+      f = f.trim();
+    if (fields.size() < 2) {
+      failWith(path + ":" + llvm::Twine(number + 1) +
+               ": expected KERNEL.mlir ARCH [NAME=VALUE]...");
+      return std::nullopt;
+    }
+    ListEntry entry;
+    llvm::SmallString<256> kernel(fields[0]);
+    if (llvm::sys::path::is_relative(kernel) && !dir.empty()) {
+      kernel = dir;
+      llvm::sys::path::append(kernel, fields[0]);
+    }
+    entry.kernel = kernel.str().str();
+    entry.arch = fields[1].str();
+    for (llvm::StringRef arg : llvm::ArrayRef(fields).drop_front(2)) {
+      if (!arg.contains('=')) {
+        failWith(path + ":" + llvm::Twine(number + 1) + ": '" + arg +
+                 "' is not a launch value NAME=VALUE");
+        return std::nullopt;
+      }
+      entry.args.push_back(arg.str());
+    }
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+static int runShard() {
+  unsigned index = 0, count = 0;
+  auto [i, n] = llvm::StringRef(tuneShard).split('/');
+  if (i.getAsInteger(10, index) || n.getAsInteger(10, count) || count == 0 || index >= count)
+    return failWith("--shard must be I/N with 0 <= I < N, got '" + tuneShard + "'");
+  if (tunePlanCache.empty())
+    return failWith("--list writes into a plan cache: give --plan-cache DIR");
+  if (!tuneInputs.empty() || !tuneArch.empty() || !tuneArgs.empty() || !tuneOutput.empty())
+    return failWith("--list takes the kernels, descriptions and launch values from the list; "
+                    "no KERNEL, --arch, --arg or -o");
+  std::optional<std::vector<ListEntry>> entries = readList(tuneList);
+  if (!entries)
+    return 1;
+  unsigned tuned = 0, failed = 0;
+  for (size_t line = index; line < entries->size(); line += count) {
+    const ListEntry &entry = (*entries)[line];
+    if (tuneOne(entry.kernel, entry.arch, entry.args, tunePlanCache, "", /*shardLine=*/true))
+      ++failed;
+    else
+      ++tuned;
+  }
+  llvm::outs() << "shard " << index << "/" << count << " of " << tuneList << ": " << tuned
+               << " tuned, " << failed << " failed, into " << tunePlanCache << "\n";
+  return failed ? 1 : 0;
+}
+
+static int runMerge() {
+  std::vector<std::string> inputs(tuneInputs.begin() + 1, tuneInputs.end());
+  if (inputs.empty() || tuneOutput.empty())
+    return failWith("usage: ktflow tune merge DIR... -o DIR");
+  tool::MergeSummary summary;
+  std::string error;
+  if (!tool::mergePlanCaches(inputs, tuneOutput, summary, error))
+    return failWith("merge: " + error);
+  llvm::outs() << "merged " << summary.entries << " entries of " << inputs.size()
+               << " caches into " << tuneOutput << ": " << summary.keys << " keys, "
+               << summary.replaced << " held more than once (the faster plan kept)\n";
+  return 0;
+}
+
+static int runTune() {
+  if (!tuneInputs.empty() && tuneInputs[0] == "merge")
+    return runMerge();
+  if (!tuneList.empty())
+    return runShard();
+  if (tuneInputs.size() != 1)
+    return failWith("expected one KERNEL.mlir (or --list FILE, or merge DIR... -o DIR)");
+  if (tuneArch.empty())
+    return failWith("--arch is required with a KERNEL");
+  std::vector<std::string> args(tuneArgs.begin(), tuneArgs.end());
+  return tuneOne(tuneInputs[0], tuneArch, args, tunePlanCache, tuneOutput, /*shardLine=*/false);
 }
 
 static tool::CommandRegistration tuneRegistration(tuneCmd, runTune);
