@@ -29,7 +29,15 @@
 //  * grid row blocks of an element-wise group: transfers along R at
 //    `space[R] * L(g) + c`, L a numbering of the grid tiles along the grid
 //    dimensions it uses: tile g takes rows [B * L(g), B * L(g) + B).
-//    Reductions over row blocks are left to ktsched-merge-tiles.
+//    Reductions over row blocks are left to ktsched-merge-tiles;
+//  * grid column blocks of an element-wise group of two dimensions (R, C):
+//    transfers along C at `space[C] * L(g) + c` whose rows are not whole
+//    granules (or whose row stride is not), so every row of every tile is
+//    a DMA run the description may forbid and neighbouring tiles share
+//    granules: tile g takes whole rows [r0 + B * L(g), r0 + B * L(g) + B)
+//    instead, all columns, so its rows are one dense run (flattening then
+//    sees whole rows). Only when every transfer along C spans its view's
+//    columns over the grid and every transfer along R the same rows.
 // B is the smallest whole number of granules of every dense store at least
 // an even share of the rows (or all rows, when that is fewer). Only groups
 // whose tiles' stores are not whole granules are touched, only when every
@@ -113,6 +121,7 @@ private:
   bool consistent(int64_t along, bool fromLoop, const Numbering &numbering);
   void rewrite(int64_t along, int64_t block, const Numbering &numbering, bool fromLoop,
                StringRef decision);
+  bool columnsToRows(const Numbering &numbering);
 
   KernelOp kernel;
   GroupOp group;
@@ -460,6 +469,123 @@ void GroupBlocks::rewrite(int64_t alongDim, int64_t block, const Numbering &numb
     group.removeLoopAttr();
 }
 
+/// Grid column blocks of an element-wise group (see the header): every
+/// component along C moves with the grid and the tiles together cover the
+/// view's columns from its lower corner; every component along R covers the
+/// same rows on every tile; each store starts on a granule. Rewrites the
+/// group to blocks of whole rows and returns true, or leaves it alone.
+bool GroupBlocks::columnsToRows(const Numbering &numbering) {
+  ArrayRef<int64_t> space = group.getSpace();
+  if (space.size() != 2 || space[0] <= 1)
+    return false;
+  const int64_t rowDim = 0, colDim = 1;
+  std::optional<int64_t> width, rowStart, rowEnd;
+  bool columnsMove = false, rowsNeedIt = false;
+  int64_t unit = 1;
+  for (StageOp stage : movers) {
+    bool isStore = stage.getRole() == "store";
+    for (Attribute attr : stage->getAttrOfType<ArrayAttr>("transfers")) {
+      auto dict = cast<DictionaryAttr>(attr);
+      auto tensor = kernel.lookupSymbol<TensorOp>(dict.getAs<FlatSymbolRefAttr>("tensor"));
+      if (!tensor)
+        return false;
+      AffineMap origin = dict.getAs<AffineMapAttr>("origin").getValue();
+      ArrayRef<int64_t> dims = dict.getAs<DenseI64ArrayAttr>("dims").asArrayRef();
+      ArrayRef<int64_t> shape = dict.getAs<DenseI64ArrayAttr>("shape").asArrayRef();
+      ArrayRef<int64_t> tshape = tensor.getShape(), strides = tensor.getStrides(),
+                        lower = tensor.getLowerCorner();
+      if (tshape.size() != dims.size() || strides.size() != dims.size() ||
+          lower.size() != dims.size())
+        return false;
+      int64_t rowComponent = -1, colComponent = -1;
+      for (auto [i, d] : llvm::enumerate(dims)) {
+        AffineExpr expr = origin.getResult(i);
+        bool moves = llvm::any_of(llvm::seq<unsigned>(0, kIvDim),
+                                  [&](unsigned g) { return expr.isFunctionOfDim(g); });
+        if (d == colDim) {
+          // Tile L(g) covers columns [lower + L space[C], ...): together the
+          // tiles cover the view's columns, and nothing past them is valid.
+          if (!moves || atZero(expr) != lower[i] || shape[i] != space[colDim] ||
+              numbering.blocks * space[colDim] < tshape[i] || (width && *width != tshape[i]))
+            return false;
+          width = tshape[i];
+          colComponent = i;
+          columnsMove = true;
+        } else if (d == rowDim) {
+          // The same rows on every tile, all of them stored.
+          int64_t first = atZero(expr), last = lower[i] + tshape[i];
+          if (moves || shape[i] != space[rowDim] || last <= first ||
+              last - first > space[rowDim] || (rowStart && (*rowStart != first || *rowEnd != last)))
+            return false;
+          rowStart = first;
+          rowEnd = last;
+          rowComponent = i;
+        } else if (moves) {
+          return false;
+        }
+      }
+      if (!isStore)
+        continue;
+      // A store of rows: its row stride and each tile's row run decide
+      // whether the kernel's division leaves DMA runs the description may
+      // forbid; a block of B rows is whole granules when B * stride is.
+      if (rowComponent < 0 || colComponent < 0 || strides[colComponent] != 1)
+        return false;
+      ElementSize esize = elementSize(tensor.getElementType());
+      Bytes stride = toBytes(Elements(strides[rowComponent]), esize);
+      Bytes run = toBytes(Elements(space[colDim]), esize);
+      rowsNeedIt |= !stride.isAlignedTo(granule) || !run.isAlignedTo(granule);
+      unit = std::lcm(unit, granule.count() / std::gcd(granule.count(), stride.count()));
+      int64_t startElement = tensor.getOffset();
+      for (size_t k = 0; k < dims.size(); ++k)
+        startElement += (atZero(origin.getResult(k)) - lower[k]) * strides[k];
+      if (!toBytes(Elements(startElement), esize).isAlignedTo(granule))
+        return false;
+    }
+  }
+  if (!columnsMove || !rowStart || !width || !rowsNeedIt)
+    return false;
+  int64_t rows = *rowEnd - *rowStart;
+  int64_t block = llvm::alignTo(ceilDiv(rows, numbering.blocks), unit);
+  if (block >= rows)
+    block = rows;
+  // Rewrite: columns are the view's from its lower corner on every tile,
+  // rows the tile's block.
+  Builder b(ctx);
+  for (StageOp stage : movers) {
+    SmallVector<Attribute> transfers;
+    for (Attribute attr : stage->getAttrOfType<ArrayAttr>("transfers")) {
+      auto dict = cast<DictionaryAttr>(attr);
+      AffineMap origin = dict.getAs<AffineMapAttr>("origin").getValue();
+      ArrayRef<int64_t> dims = dict.getAs<DenseI64ArrayAttr>("dims").asArrayRef();
+      SmallVector<AffineExpr> results(origin.getResults());
+      SmallVector<int64_t> shape(dict.getAs<DenseI64ArrayAttr>("shape").asArrayRef());
+      for (auto [i, d] : llvm::enumerate(dims)) {
+        if (d == colDim) {
+          results[i] = getAffineConstantExpr(atZero(results[i]), ctx);
+          shape[i] = *width;
+        } else if (d == rowDim) {
+          results[i] = simplifyAffineExpr(results[i] + numbering.index * block, kOriginDims, 0);
+          shape[i] = block;
+        }
+      }
+      NamedAttrList entries(dict);
+      entries.set("origin", AffineMapAttr::get(AffineMap::get(kOriginDims, 0, results, ctx)));
+      entries.set("shape", b.getDenseI64ArrayAttr(shape));
+      transfers.push_back(entries.getDictionary(ctx));
+    }
+    stage->setAttr("transfers", b.getArrayAttr(transfers));
+  }
+  group->setAttr("granule_blocks",
+                 decide(b.getDictionaryAttr({b.getNamedAttr("dim", b.getI64IntegerAttr(rowDim)),
+                                             b.getNamedAttr("block", b.getI64IntegerAttr(block)),
+                                             b.getNamedAttr("from_dim",
+                                                            b.getI64IntegerAttr(colDim))}),
+                        kHeuristic));
+  group.setSpaceAttr(b.getDenseI64ArrayAttr({block, *width}));
+  return true;
+}
+
 void GroupBlocks::run() {
   if (group.getSpace().empty() || !collect())
     return;
@@ -477,6 +603,10 @@ void GroupBlocks::run() {
       return;
   }
   if (!numbering)
+    return;
+  // Column blocks of rows that are not whole granules become row blocks.
+  if (!fromLoop && alongDim == (int64_t)group.getSpace().size() - 1 &&
+      columnsToRows(*numbering))
     return;
   if (!consistent(alongDim, fromLoop, *numbering))
     return;

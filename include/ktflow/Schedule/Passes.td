@@ -111,7 +111,8 @@ def AlignGridBlocks : ArchPass<"ktsched-align-blocks"> {
     whole granules of global memory's transfers would make two cores share
     a granule. Its rows are independent, so each grid tile gets one
     contiguous block of them whose stores are whole granules (a cyclic loop
-    or chunked loop is dropped; element-wise grid row blocks are resized).
+    or chunked loop is dropped; element-wise grid row blocks are resized,
+    element-wise grid column blocks become blocks of whole rows).
     Tiles left without rows are fully masked. Records `granule_blocks` on
     the group. A loop whose iterations on each tile are contiguous rows
     (chunked, or cyclic on one tile) whose stores are whole granules

@@ -55,3 +55,23 @@
 // KEEP-NOT: {{granule_blocks|loop_blocks}}
 // KEEP: ktsched.group @g0
 // KEEP-NOT: {{granule_blocks|loop_blocks}}
+//
+// Grid column blocks of an element-wise group whose rows are not whole
+// granules (96 rows of 11 f32, 44 bytes apart, two tiles of 6 columns):
+// each tile takes a block of whole rows instead, all 11 columns from the
+// views' lower corner (`from_dim = 1`), B the even share (48) rounded up
+// to rows of whole granules: 16 rows (704 bytes) on sample, 32 (1408) on
+// spyre, 8 (352) on deep.
+// RUN: ktflow-opt %S/../../Run/Inputs/column_blocks_96x11.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_align | FileCheck %s --check-prefix=COLUMNS48
+// RUN: ktflow-opt %S/../../Run/Inputs/column_blocks_96x11.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_align | FileCheck %s --check-prefix=COLUMNS48
+// RUN: ktflow-opt %S/../../Run/Inputs/column_blocks_96x11.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=COLUMNS64
+// COLUMNS48: #[[ROWS:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 48, 0)>
+// COLUMNS48: granule_blocks = #ktsched.decision<{block = 48 : i64, dim = 0 : i64, from_dim = 1 : i64}, "heuristic">, reduce_dims = array<i64>, space = array<i64: 48, 11>
+// COLUMNS48: "store"({{.*}}) attributes {transfers = [{dims = array<i64: 0, 1>, element_type = f32, origin = #[[ROWS]], shape = array<i64: 48, 11>, tensor = @arg3}]}
+// COLUMNS64: affine_map<(d0, d1, d2, d3) -> (d0 * 64, 0)>
+// COLUMNS64: granule_blocks = #ktsched.decision<{block = 64 : i64, dim = 0 : i64, from_dim = 1 : i64}, "heuristic">, reduce_dims = array<i64>, space = array<i64: 64, 11>
+//
+// Negative twin: column blocks that leave columns 8..10 untouched (tiles of
+// 4 columns on a grid of 2) keep the kernel's division, as whole rows
+// would store what the kernel does not.
+// RUN: ktflow-opt %S/../../Run/Inputs/column_blocks_partial_96x11.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_align | FileCheck %s --check-prefix=KEEP
