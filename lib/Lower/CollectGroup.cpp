@@ -253,7 +253,10 @@ LogicalResult GroupLowering::collect() {
     SmallVector<bool> splat;
     for (const ComputeInput &in : computeInputs)
       splat.push_back(in.splat.has_value());
-    auto nest = PhaseNest::analyze(computeStage, space, reduceDim, vectorWidth, splat);
+    Attribute values = ks::decisionValue(group, ks::kPhaseValues);
+    auto carry = llvm::dyn_cast_or_null<StringAttr>(values);
+    auto nest = PhaseNest::analyze(computeStage, space, reduceDim, vectorWidth, splat,
+                                   carry && carry.getValue() == ks::kPhaseValuesInRegisters);
     if (failed(nest))
       return failure();
     phased = std::move(*nest);

@@ -12,20 +12,27 @@
 // rows loop outside them), each reduction phase reads the row's vectors
 // again from the slot that stays resident in scratchpad (the schedule's
 // `phase_residency = resident`), computes the per-vector ops its
-// reductions fold (recomputing those an earlier phase also computed: a
-// vector op costs less than keeping a row in registers) and folds them as
-// ReductionNest does: the first vector into the accumulator, the others
-// combined lane-wise, a partial last vector's padding lanes replaced by the
-// combiner's identity (`ext`), then one `reduce.*`, the init, and `bcast`
-// of lane 0 into the reduction's row register. The per-row ops of the
-// phase follow, once per row on those broadcast registers (a mean from a
-// sum, rsqrt(var + eps)). The final phase reads the row once more,
-// computes the stored values and writes them, vector by vector.
+// reductions fold and folds them as ReductionNest does: the first vector
+// into the accumulator, the others combined lane-wise, a partial last
+// vector's padding lanes replaced by the combiner's identity (`ext`), then
+// one `reduce.*`, the init, and `bcast` of lane 0 into the reduction's row
+// register. The per-row ops of the phase follow, once per row on those
+// broadcast registers (a mean from a sum, rsqrt(var + eps)). The final
+// phase reads the row once more, computes the stored values and writes
+// them, vector by vector.
 //
-// Rows go one at a time, so a row's values need a register each and no
-// more, whatever the tile's row count: the load unit pushes the row's
-// vectors once per phase, in exactly this order, within one acquire of
-// the slot (one fill, several drains: the channel's counts do not change).
+// What a phase computes per vector is the schedule's `phase_values`
+// (Schedule/PhaseValues.cpp splits the body): `recompute` computes again
+// the per-vector ops an earlier phase also computed, in a loop over the
+// row's vectors; `registers` unrolls the row's vectors, each with a
+// register per carried value (softmax's exp(x - max) from the sum's phase
+// to the final one), so a phase computes only what no earlier phase did
+// and reads from the slot only the arguments that still needs.
+//
+// Rows go one at a time, so a row's values need registers for one row,
+// whatever the tile's row count: the load unit pushes the row's vectors
+// once per phase, in exactly this order, within one acquire of the slot
+// (one fill, several drains: the channel's counts do not change).
 //
 //===----------------------------------------------------------------------===//
 #include "PhaseCompute.h"
@@ -48,46 +55,29 @@ enum class Level { Uniform, Row, Vector };
 
 FailureOr<PhaseNest> PhaseNest::analyze(Operation *computeStage, ArrayRef<int64_t> space,
                                         int64_t reduceDim, int64_t vectorWidth,
-                                        ArrayRef<bool> splatArgs) {
+                                        ArrayRef<bool> splatArgs, bool carryInRegisters) {
   PhaseNest nest;
   nest.rank = space.size();
   nest.vectorWidth = vectorWidth;
   nest.rowDim = nest.rank - 2;
-  nest.splatArgs.assign(splatArgs.begin(), splatArgs.end());
+  nest.carryInRegisters = carryInRegisters;
   if (reduceDim != nest.rank - 1)
     return computeStage->emitError("phases over a reduction of dimension ")
            << reduceDim << " of " << nest.rank
            << ": only reductions along the rows (the last dimension) run in phases";
-  Block &body = computeStage->getRegion(0).front();
-  auto yield = llvm::dyn_cast<ks::YieldOp>(body.getTerminator());
-  if (!yield)
-    return computeStage->emitError("compute body does not end in a yield");
-
-  llvm::DenseMap<Value, Level> level;
-  llvm::DenseMap<Value, int64_t> latest; // latest reduction phase a value reads
-  for (BlockArgument arg : body.getArguments())
-    level[arg] = nest.readEveryVector(arg) ? Level::Vector : Level::Uniform;
-  int64_t lastPhase = 0;
-  for (Operation &op : body.without_terminator()) {
-    auto vop = llvm::dyn_cast<ks::VectorOp>(op);
-    if (!vop)
-      return op.emitError("unexpected op in a compute body");
-    Level l = Level::Uniform;
-    int64_t reads = 0;
-    for (Value operand : vop->getOperands()) {
-      l = std::max(l, level.lookup(operand));
-      reads = std::max(reads, latest.lookup(operand));
-    }
-    if (vop.getKind() == "reduce") {
-      auto phase = vop->getAttrOfType<IntegerAttr>("phase");
+  FailureOr<ks::PhaseSplit> split = ks::splitPhases(computeStage, splatArgs);
+  if (failed(split))
+    return failure();
+  nest.split = std::move(*split);
+  for (const Phase &phase : ArrayRef(nest.split.phases).drop_back()) {
+    SmallVector<unsigned, 2> &indices = nest.phaseReductions.emplace_back();
+    for (Operation *op : phase.reductions) {
+      auto vop = llvm::cast<ks::VectorOp>(op);
       auto combiner = vop->getAttrOfType<StringAttr>("combiner");
       auto dim = vop->getAttrOfType<IntegerAttr>("dim");
-      if (!phase || !combiner || !dim || dim.getInt() != reduceDim || vop.getNumOperands() != 2)
+      if (!combiner || !dim || dim.getInt() != reduceDim)
         return vop.emitError("reduction of a group of phases without a phase, a combiner or "
                              "the group's reduced dimension");
-      if (level.lookup(vop.getOperand(0)) != Level::Vector)
-        return vop.emitError("a reduction of a value that is the same for every vector of a "
-                             "row is not lowered");
       PhaseReduction r;
       r.op = vop;
       r.operand = vop.getOperand(0);
@@ -113,91 +103,36 @@ FailureOr<PhaseNest> PhaseNest::analyze(Operation *computeStage, ArrayRef<int64_
                       (r.combiner == dc::Combiner::Min && std::isinf(*init) && *init > 0);
       if (!identity)
         r.init = *init;
-      int64_t p = phase.getInt();
-      if (p < 1 || p <= reads)
-        return vop.emitError("reduction of phase ") << p << " reads a result of phase " << reads;
-      if ((int64_t)nest.phases.size() < p)
-        nest.phases.resize(p);
-      nest.phases[p - 1].reductions.push_back(nest.reductions.size());
+      indices.push_back(nest.reductions.size());
       nest.reductions.push_back(r);
-      lastPhase = std::max(lastPhase, p);
-      l = Level::Row;
-      reads = p;
-    }
-    level[vop.getResult()] = l;
-    latest[vop.getResult()] = reads;
-  }
-  for (auto [p, phase] : llvm::enumerate(nest.phases))
-    if (phase.reductions.empty())
-      return computeStage->emitError("a group of phases without a reduction in phase ") << p + 1;
-  for (Value v : yield.getValues())
-    if (level.lookup(v) != Level::Vector)
-      return computeStage->emitError("a group of phases that stores per-row results: only "
-                                     "groups storing their rows in the final phase are lowered");
-
-  // The ops a set of roots needs per vector: their backward slice up to
-  // the per-row values (computed once per row, before) and the arguments.
-  auto sliceOf = [&](ArrayRef<Value> roots, Phase &phase) {
-    phase.argsRead.assign(body.getNumArguments(), false);
-    SmallVector<Value> work(roots.begin(), roots.end());
-    while (!work.empty()) {
-      Value v = work.pop_back_val();
-      if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
-        if (nest.readEveryVector(arg))
-          phase.argsRead[arg.getArgNumber()] = true;
-        continue;
-      }
-      if (level.lookup(v) == Level::Row)
-        continue;
-      Operation *def = v.getDefiningOp();
-      if (!def || !phase.vectorOps.insert(def).second)
-        continue;
-      for (Value operand : def->getOperands())
-        work.push_back(operand);
-    }
-  };
-  for (Phase &phase : nest.phases) {
-    SmallVector<Value> roots;
-    for (unsigned i : phase.reductions)
-      roots.push_back(nest.reductions[i].operand);
-    sliceOf(roots, phase);
-  }
-  sliceOf(SmallVector<Value>(yield.getValues().begin(), yield.getValues().end()), nest.final);
-  nest.final.vectorOps.insert(yield);
-  // Per-row ops go right after the phase of the latest reduction they read,
-  // with the whole chains of uniform values they need (a constant's abs
-  // plus one is two ops before the per-row op that reads it).
-  for (Operation &op : body.without_terminator()) {
-    auto vop = llvm::cast<ks::VectorOp>(op);
-    Value v = vop.getResult();
-    if (vop.getKind() == "reduce" || level.lookup(v) != Level::Row)
-      continue;
-    Phase &phase = nest.phases[latest.lookup(v) - 1];
-    phase.rowOps.insert(vop);
-    SmallVector<Value> uniform(vop->getOperands());
-    while (!uniform.empty()) {
-      Value operand = uniform.pop_back_val();
-      if (level.lookup(operand) != Level::Uniform)
-        continue;
-      if (Operation *def = operand.getDefiningOp())
-        if (phase.rowOps.insert(def).second)
-          uniform.append(def->getOperands().begin(), def->getOperands().end());
     }
   }
-  (void)lastPhase;
   return nest;
 }
 
 LogicalResult PhaseNest::allocate(ktunit::ProgramBuilder &vec,
                                   llvm::DenseMap<Value, ktunit::Reg> &reg) {
+  // Registers of this program (one per sub-core instance).
+  broadcastOf.clear();
+  narrowArgument.clear();
+  narrowOf.clear();
   for (PhaseReduction &r : reductions) {
     r.accumulator = vec.newReg();
+    r.narrowValue = vec.newReg();
     r.rowValue = vec.newReg();
     reg[r.op->getResult(0)] = r.rowValue;
+    broadcastOf[r.op->getResult(0)] = r.rowValue;
     if (r.init) {
       r.initRegister = vec.newReg();
       vec.vconst(r.initRegister, r.type, Elements(1), *r.init);
     }
+  }
+  for (Value v : split.broadcastRowValues)
+    if (!broadcastOf.count(v))
+      broadcastOf[v] = vec.newReg();
+  for (BlockArgument arg : split.rowOpArguments) {
+    narrowArgument[arg] = vec.newReg();
+    vec.slice(narrowArgument[arg], reg[arg], 0, Elements(1));
   }
   scratch = vec.newReg();
   return vec.status();
@@ -218,29 +153,39 @@ void PhaseNest::openRows(ktunit::ProgramBuilder &b, ArrayRef<int64_t> extent, Sp
     loops.push_back({open(b, extent[d], d, 1, pos), d});
 }
 
-LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, const Phase &phase,
+/// The combiner's identity: -0 is the exact identity of a sum, -inf never
+/// wins a max (nor +inf a min) over a real value.
+static double identityOf(dc::Combiner combiner) {
+  return combiner == dc::Combiner::Add   ? -0.0
+         : combiner == dc::Combiner::Max ? -std::numeric_limits<double>::infinity()
+                                         : std::numeric_limits<double>::infinity();
+}
+
+LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, unsigned phaseIndex,
                                    ArrayRef<int64_t> extent,
                                    llvm::DenseMap<Value, ktunit::Reg> &reg, SpacePosition &pos,
                                    ReadFn read, BodyFn body) {
+  const Phase &phase = split.phases[phaseIndex];
+  ArrayRef<unsigned> indices = phaseReductions[phaseIndex];
   int64_t last = rank - 1;
   int64_t count = (extent[last] + vectorWidth - 1) / vectorWidth;
   int64_t partial = extent[last] % vectorWidth;
+  if (carryInRegisters) {
+    if (failed(foldCarried(vec, phaseIndex, count, partial, reg, pos, read, body)))
+      return failure();
+    return finishRow(vec, phaseIndex, reg, body);
+  }
   auto noSink = [](unsigned, ktunit::Reg) {};
   const llvm::DenseMap<Value, ktunit::Reg> none;
-  // -0 is the exact identity of a sum, -inf never wins a max (nor +inf a
-  // min) over a real value.
   auto masked = [&](const PhaseReduction &r, ktunit::Reg to, ktunit::Reg from) {
-    double identity = r.combiner == dc::Combiner::Add   ? -0.0
-                      : r.combiner == dc::Combiner::Max ? -std::numeric_limits<double>::infinity()
-                                                        : std::numeric_limits<double>::infinity();
-    vec.vconst(scratch, r.type, Elements(vectorWidth), identity);
+    vec.vconst(scratch, r.type, Elements(vectorWidth), identityOf(r.combiner));
     vec.ext(to, scratch, from, partial);
   };
   // First vector: each reduction's operand straight into its accumulator.
   llvm::DenseMap<Value, ktunit::Reg> fixed;
   SmallVector<std::pair<Value, ktunit::Reg>> saved;
   SmallVector<std::pair<ktunit::Reg, ktunit::Reg>> copies;
-  for (unsigned i : phase.reductions) {
+  for (unsigned i : indices) {
     const PhaseReduction &r = reductions[i];
     Value v = r.operand;
     if (auto it = fixed.find(v); it != fixed.end()) {
@@ -264,7 +209,7 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, const Phase &pha
   for (auto [to, from] : copies)
     vec.unary(dc::Opcode::Mov, to, from);
   if (count == 1 && partial > 0)
-    for (unsigned i : phase.reductions)
+    for (unsigned i : indices)
       masked(reductions[i], reductions[i].accumulator, reductions[i].accumulator);
   int64_t whole = partial > 0 ? count - 2 : count - 1;
   if (whole > 0) {
@@ -272,7 +217,7 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, const Phase &pha
     bool opened = open(vec, whole, last, vectorWidth, pos);
     if (failed(read(pos, phase.argsRead)) || failed(body(phase.vectorOps, none, noSink)))
       return failure();
-    for (unsigned i : phase.reductions)
+    for (unsigned i : indices)
       vec.binary(reductions[i].combineOp, reductions[i].accumulator, reductions[i].accumulator,
                  reg[reductions[i].operand]);
     close(vec, opened, last, pos);
@@ -281,25 +226,127 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, const Phase &pha
     pos.constant[last] = (count - 1) * vectorWidth;
     if (failed(read(pos, phase.argsRead)) || failed(body(phase.vectorOps, none, noSink)))
       return failure();
-    for (unsigned i : phase.reductions) {
+    for (unsigned i : indices) {
       const PhaseReduction &r = reductions[i];
       masked(r, scratch, reg[r.operand]);
       vec.binary(r.combineOp, r.accumulator, r.accumulator, scratch);
     }
   }
   pos.constant[last] = 0;
-  // The row's results, broadcast for the later phases, then the per-row ops.
-  for (unsigned i : phase.reductions) {
-    const PhaseReduction &r = reductions[i];
-    vec.reduce(r.combiner, scratch, r.accumulator);
-    if (r.init)
-      vec.binary(r.combineOp, scratch, scratch, r.initRegister);
-    vec.bcast(r.rowValue, scratch, 0, Elements(vectorWidth));
-    reg[r.op->getResult(0)] = r.rowValue;
+  return finishRow(vec, phaseIndex, reg, body);
+}
+
+llvm::DenseMap<Value, ktunit::Reg>
+PhaseNest::bindCarried(const Phase &phase, int64_t k, llvm::DenseMap<Value, ktunit::Reg> &reg) {
+  for (Value v : phase.carriedIn)
+    reg[v] = carried[v][k];
+  llvm::DenseMap<Value, ktunit::Reg> fixed;
+  for (Value v : phase.carriedOut)
+    fixed[v] = carried[v][k];
+  return fixed;
+}
+
+LogicalResult PhaseNest::foldCarried(ktunit::ProgramBuilder &vec, unsigned phaseIndex,
+                                     int64_t count, int64_t partial,
+                                     llvm::DenseMap<Value, ktunit::Reg> &reg, SpacePosition &pos,
+                                     ReadFn read, BodyFn body) {
+  const Phase &phase = split.phases[phaseIndex];
+  int64_t last = rank - 1;
+  auto noSink = [](unsigned, ktunit::Reg) {};
+  // The first vector's value of each reduction, folded with the second's
+  // straight into the accumulator (an argument's register is received
+  // again, so it is copied first).
+  llvm::DenseMap<unsigned, ktunit::Reg> first;
+  for (int64_t k = 0; k < count; ++k) {
+    pos.constant[last] = k * vectorWidth;
+    llvm::DenseMap<Value, ktunit::Reg> fixed = bindCarried(phase, k, reg);
+    if (failed(read(pos, phase.residentArgsRead)) || failed(body(phase.residentOps, fixed, noSink)))
+      return failure();
+    bool lastPartial = k == count - 1 && partial > 0;
+    for (unsigned i : phaseReductions[phaseIndex]) {
+      const PhaseReduction &r = reductions[i];
+      ktunit::Reg value = reg[r.operand];
+      ktunit::Reg folded = value;
+      if (lastPartial) {
+        vec.vconst(scratch, r.type, Elements(vectorWidth), identityOf(r.combiner));
+        vec.ext(k == 0 ? r.accumulator : scratch, scratch, value, partial);
+        folded = scratch;
+      }
+      if (k == 0 && !lastPartial) {
+        if (count > 1 && !llvm::isa<BlockArgument>(r.operand)) {
+          first[i] = value;
+        } else {
+          vec.unary(dc::Opcode::Mov, r.accumulator, value);
+        }
+      } else if (k == 1 && first.count(i)) {
+        vec.binary(r.combineOp, r.accumulator, first[i], folded);
+      } else if (k > 0) {
+        vec.binary(r.combineOp, r.accumulator, r.accumulator, folded);
+      }
+    }
   }
-  if (phase.rowOps.empty())
-    return success();
-  return body(phase.rowOps, none, noSink);
+  pos.constant[last] = 0;
+  return success();
+}
+
+LogicalResult PhaseNest::finishRow(ktunit::ProgramBuilder &vec, unsigned phaseIndex,
+                                   llvm::DenseMap<Value, ktunit::Reg> &reg, BodyFn body) {
+  // The row's results as one element each; the per-row ops on one element
+  // (what every lane would compute alike), then the values per-vector ops
+  // read broadcast to every lane.
+  const Phase &phase = split.phases[phaseIndex];
+  SmallVector<Value> defined;
+  for (unsigned i : phaseReductions[phaseIndex]) {
+    const PhaseReduction &r = reductions[i];
+    vec.reduce(r.combiner, r.narrowValue, r.accumulator);
+    if (r.init)
+      vec.binary(r.combineOp, r.narrowValue, r.narrowValue, r.initRegister);
+    narrowOf[r.op->getResult(0)] = r.narrowValue;
+    defined.push_back(r.op->getResult(0));
+  }
+  if (!phase.rowOps.empty()) {
+    for (auto [v, narrow] : narrowOf)
+      reg[v] = narrow;
+    SmallVector<std::pair<Value, ktunit::Reg>> wideArguments;
+    for (auto [arg, narrow] : narrowArgument) {
+      wideArguments.push_back({arg, reg[arg]});
+      reg[arg] = narrow;
+    }
+    Block &block = *(*phase.rowOps.begin())->getBlock();
+    llvm::DenseSet<Operation *> computed;
+    for (Operation &op : block) {
+      if (!phase.rowOps.contains(&op))
+        continue;
+      auto vop = llvm::cast<ks::VectorOp>(op);
+      std::optional<double> value = vop.getKind() == "const" ? constantOf(vop.getResult())
+                                                             : std::nullopt;
+      if (!value) {
+        computed.insert(&op);
+        continue;
+      }
+      ktunit::Reg r = vec.newReg();
+      vec.vconst(r, registerTypeOf(vop.getResult().getType()).value_or(dc::ElemType::F32),
+                 Elements(1), *value);
+      reg[vop.getResult()] = r;
+    }
+    const llvm::DenseMap<Value, ktunit::Reg> none;
+    if (failed(body(computed, none, [](unsigned, ktunit::Reg) {})))
+      return failure();
+    for (Operation &op : block)
+      if (phase.rowOps.contains(&op)) {
+        narrowOf[op.getResult(0)] = reg[op.getResult(0)];
+        defined.push_back(op.getResult(0));
+      }
+    for (auto [arg, wide] : wideArguments)
+      reg[arg] = wide;
+  }
+  for (Value v : defined)
+    if (split.broadcastRowValues.contains(v))
+      vec.bcast(broadcastOf[v], narrowOf[v], 0, Elements(vectorWidth));
+  for (auto [v, wide] : broadcastOf)
+    if (narrowOf.count(v))
+      reg[v] = wide;
+  return vec.status();
 }
 
 LogicalResult PhaseNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<int64_t> extent,
@@ -308,17 +355,38 @@ LogicalResult PhaseNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<int64
   depth = 0;
   SpacePosition pos(rank);
   int64_t last = rank - 1;
+  int64_t count = (extent[last] + vectorWidth - 1) / vectorWidth;
   SmallVector<std::pair<bool, int64_t>> loops;
   const llvm::DenseMap<Value, ktunit::Reg> none;
+  // Fresh registers per tile: a carried value lives within one row.
+  carried.clear();
+  narrowOf.clear();
+  if (carryInRegisters)
+    for (Value v : split.carried)
+      for (int64_t k = 0; k < count; ++k)
+        carried[v].push_back(vec.newReg());
   openRows(vec, extent, pos, loops);
-  for (const Phase &phase : phases)
-    if (failed(foldPhase(vec, phase, extent, reg, pos, read, body)))
+  for (unsigned p = 0; p + 1 < split.phases.size(); ++p)
+    if (failed(foldPhase(vec, p, extent, reg, pos, read, body)))
       return failure();
-  bool opened = open(vec, (extent[last] + vectorWidth - 1) / vectorWidth, last, vectorWidth, pos);
-  if (failed(read(pos, final.argsRead)) ||
-      failed(body(final.vectorOps, none, [&](unsigned i, ktunit::Reg r) { write(i, r, pos); })))
-    return failure();
-  close(vec, opened, last, pos);
+  const Phase &final = split.final();
+  if (carryInRegisters) {
+    for (int64_t k = 0; k < count; ++k) {
+      pos.constant[last] = k * vectorWidth;
+      bindCarried(final, k, reg);
+      if (failed(read(pos, final.residentArgsRead)) ||
+          failed(body(final.residentOps, none,
+                      [&](unsigned i, ktunit::Reg r) { write(i, r, pos); })))
+        return failure();
+    }
+    pos.constant[last] = 0;
+  } else {
+    bool opened = open(vec, count, last, vectorWidth, pos);
+    if (failed(read(pos, final.argsRead)) ||
+        failed(body(final.vectorOps, none, [&](unsigned i, ktunit::Reg r) { write(i, r, pos); })))
+      return failure();
+    close(vec, opened, last, pos);
+  }
   for (auto it = loops.rbegin(); it != loops.rend(); ++it)
     close(vec, it->first, it->second, pos);
   return success();
@@ -332,13 +400,12 @@ void PhaseNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> exte
   int64_t vectors = (extent[last] + vectorWidth - 1) / vectorWidth;
   SmallVector<std::pair<bool, int64_t>> loops;
   openRows(b, extent, pos, loops);
-  SmallVector<const Phase *, 4> order;
-  for (const Phase &phase : phases)
-    order.push_back(&phase);
-  order.push_back(&final);
-  for (const Phase *phase : order) {
+  for (const Phase &phase : split.phases) {
+    ArrayRef<bool> args = argsOf(phase);
+    if (llvm::none_of(args, [](bool read) { return read; }))
+      continue;
     bool opened = open(b, vectors, last, vectorWidth, pos);
-    visit(pos, phase->argsRead);
+    visit(pos, args);
     close(b, opened, last, pos);
   }
   for (auto it = loops.rbegin(); it != loops.rend(); ++it)

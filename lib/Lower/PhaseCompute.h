@@ -6,16 +6,19 @@
 // lowered like an element-wise group (same programs, buffers, stores and
 // synchronisation) except for the order in which the row's vectors are
 // visited: once per phase, from the slot that stays resident in
-// scratchpad. This class owns that order; the caller supplies how an input
-// vector is read (recv or vload), how a subset of the body is emitted, and
-// how a result vector is written, each at a position in the iteration
-// space.
+// scratchpad, each phase recomputing or (`phase_values = registers`)
+// reading the earlier phases' per-vector results. This class owns that
+// order; the caller supplies how an input vector is read (recv or vload),
+// how a subset of the body is emitted, and how a result vector is written,
+// each at a position in the iteration space.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_LIB_LOWER_PHASECOMPUTE_H
 #define KTFLOW_LIB_LOWER_PHASECOMPUTE_H
 
 #include "ReductionNest.h"
+
+#include "ktflow/Schedule/PhaseValues.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -30,9 +33,10 @@ struct PhaseReduction {
   /// The init value, or none when it is the combiner's identity.
   std::optional<double> init;
   dc::ElemType type = dc::ElemType::F16;
-  /// Accumulator of the row's vectors; the row's result broadcast to every
-  /// lane (what later phases read); the init as one element.
-  ktunit::Reg accumulator = 0, rowValue = 0, initRegister = 0;
+  /// Accumulator of the row's vectors; the row's result as one element
+  /// (what per-row ops read) and broadcast to every lane (what per-vector
+  /// ops read); the init as one element.
+  ktunit::Reg accumulator = 0, narrowValue = 0, rowValue = 0, initRegister = 0;
 };
 
 class PhaseNest {
@@ -41,9 +45,11 @@ public:
   /// the body ops computed for every vector of a row (up to the operands of
   /// its reductions) and the per-row ops on their results; then the final
   /// phase's ops up to the stored values. Diagnoses the shapes not lowered.
+  /// `carryInRegisters` is the schedule's `phase_values = registers`.
   static mlir::FailureOr<PhaseNest> analyze(mlir::Operation *computeStage,
                                             llvm::ArrayRef<int64_t> space, int64_t reduceDim,
-                                            int64_t vectorWidth, llvm::ArrayRef<bool> splatArgs);
+                                            int64_t vectorWidth, llvm::ArrayRef<bool> splatArgs,
+                                            bool carryInRegisters);
 
   /// Takes the accumulators, row values and inits; binds each reduction's
   /// result to its row value in `reg`.
@@ -76,20 +82,14 @@ public:
   void emitOutputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent,
                        llvm::function_ref<void(const SpacePosition &)> visit);
 
-  /// How many times a tile's rows are read: once per phase.
-  int64_t readsPerTile() const { return phases.size() + 1; }
-
 private:
-  struct Phase {
-    llvm::SmallVector<unsigned, 2> reductions;
-    /// Ops computed for every vector of a row, and the body arguments read.
-    llvm::DenseSet<mlir::Operation *> vectorOps;
-    llvm::SmallVector<bool, 4> argsRead;
-    /// Ops on this phase's per-row results, computed once per row.
-    llvm::DenseSet<mlir::Operation *> rowOps;
-  };
-  bool readEveryVector(mlir::BlockArgument arg) const {
-    return arg.getArgNumber() >= splatArgs.size() || !splatArgs[arg.getArgNumber()];
+  using Phase = ktsched::PhaseSplit::Phase;
+  /// The ops a phase computes per vector and the arguments it reads.
+  const llvm::DenseSet<mlir::Operation *> &opsOf(const Phase &phase) const {
+    return carryInRegisters ? phase.residentOps : phase.vectorOps;
+  }
+  llvm::ArrayRef<bool> argsOf(const Phase &phase) const {
+    return carryInRegisters ? phase.residentArgsRead : phase.argsRead;
   }
   bool open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
             SpacePosition &pos);
@@ -97,16 +97,37 @@ private:
   /// Opens the loops of the dimensions before the rows and of the rows.
   void openRows(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, SpacePosition &pos,
                 llvm::SmallVectorImpl<std::pair<bool, int64_t>> &loops);
-  mlir::LogicalResult foldPhase(ktunit::ProgramBuilder &vec, const Phase &phase,
+  mlir::LogicalResult foldPhase(ktunit::ProgramBuilder &vec, unsigned phase,
                                 llvm::ArrayRef<int64_t> extent,
                                 llvm::DenseMap<mlir::Value, ktunit::Reg> &reg, SpacePosition &pos,
                                 ReadFn read, BodyFn body);
+  /// The carried form of a phase's vectors: every vector its own step,
+  /// reading and writing its registers in `carried`.
+  mlir::LogicalResult foldCarried(ktunit::ProgramBuilder &vec, unsigned phase, int64_t count,
+                                  int64_t partial, llvm::DenseMap<mlir::Value, ktunit::Reg> &reg,
+                                  SpacePosition &pos, ReadFn read, BodyFn body);
+  /// Points the carried-in values of `phase` at vector k's registers and
+  /// returns the registers its carried-out values are written to.
+  llvm::DenseMap<mlir::Value, ktunit::Reg> bindCarried(const Phase &phase, int64_t k,
+                                                       llvm::DenseMap<mlir::Value, ktunit::Reg> &reg);
+  /// The per-row tail of a reduction phase: each result reduced, its init
+  /// folded in and broadcast, then the phase's per-row ops.
+  mlir::LogicalResult finishRow(ktunit::ProgramBuilder &vec, unsigned phase,
+                                llvm::DenseMap<mlir::Value, ktunit::Reg> &reg, BodyFn body);
 
-  llvm::SmallVector<bool, 4> splatArgs;
+  ktsched::PhaseSplit split;
+  bool carryInRegisters = false;
   int64_t rank = 0, vectorWidth = 0, rowDim = -1;
   llvm::SmallVector<PhaseReduction, 2> reductions;
-  llvm::SmallVector<Phase, 2> phases;
-  Phase final;
+  /// Per reduction phase, its reductions (indices into `reductions`).
+  llvm::SmallVector<llvm::SmallVector<unsigned, 2>, 2> phaseReductions;
+  /// Per carried value, its register for each vector of the current row.
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<ktunit::Reg>> carried;
+  /// The broadcast register of each per-row op result a per-vector op
+  /// reads, and one element of each splat argument a per-row op reads.
+  llvm::DenseMap<mlir::Value, ktunit::Reg> broadcastOf, narrowArgument;
+  /// The one-element register of each per-row value computed so far.
+  llvm::DenseMap<mlir::Value, ktunit::Reg> narrowOf;
   ktunit::Reg scratch = 0;
   uint32_t depth = 0;
 };

@@ -20,12 +20,15 @@
 // phase: the buffers its load or compute stage reads get the decision
 // `phase_residency = resident` (the slot stays filled while every phase
 // drains it, so global memory is read once); it holds whenever the layout
-// fits, which this pass checks.
+// fits, which this pass checks. Such a group's `phase_values` (per-phase
+// results of a row carried in registers, or recomputed: PhaseValues.cpp)
+// is decided here too, once its tile and so its row is known.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/PhaseValues.h"
 #include "ktflow/Schedule/RowLayout.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
@@ -102,6 +105,7 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
       if (readByPhases)
         buffer->setAttr("phase_residency", decide(b.getStringAttr("resident"), kHeuristic));
     }
+  decidePhaseValues(group, model);
   return success();
 }
 
