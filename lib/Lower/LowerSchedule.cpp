@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
+#include "MatrixCompute.h"
 
 #include "ktflow/DeviceCode/LaunchTable.h"
 #include "ktflow/Lower/MergeGroupPrograms.h"
@@ -205,6 +206,39 @@ FailureOr<LoweredKernel> ktflow::lower::lowerScheduleToUnit(ModuleOp module,
   };
   unsigned index = 0;
   llvm::StringSet<> storedByEarlierGroups;
+  // Contractions run before the groups (ktsched-form-groups builds them
+  // first); that order is only sound when no group reads what a
+  // contraction writes and no contraction reads what a group writes.
+  auto argOf = [&](Attribute tensor) {
+    return (int64_t)cast<ks::TensorOp>(SymbolTable::lookupSymbolIn(
+                                  kernel, cast<FlatSymbolRefAttr>(tensor).getValue()))
+        .getArg();
+  };
+  for (ks::ContractionOp contraction : kernel.getBody().getOps<ks::ContractionOp>()) {
+    std::set<int64_t> reads = {argOf(contraction.getA().get("tensor")),
+                               argOf(contraction.getB().get("tensor"))};
+    int64_t writes = argOf(contraction.getC().get("tensor"));
+    for (ks::TensorOp tensor : kernel.getBody().getOps<ks::TensorOp>()) {
+      bool usedByGroup = false, storedByGroup = false;
+      kernel.walk([&](ks::StageOp stage) {
+        if (auto transfers = stage->getAttrOfType<ArrayAttr>("transfers"))
+          for (Attribute t : transfers)
+            if (auto dict = dyn_cast<DictionaryAttr>(t))
+              if (auto name = dict.getAs<FlatSymbolRefAttr>("tensor");
+                  name && name.getValue() == tensor.getSymName()) {
+                usedByGroup = true;
+                storedByGroup |= stage.getRole() == "dma_store";
+              }
+      });
+      if ((storedByGroup && reads.count((int64_t)tensor.getArg())) ||
+          (usedByGroup && (int64_t)tensor.getArg() == writes))
+        return contraction.emitError("a contraction and a compute group share kernel argument ")
+               << tensor.getArg()
+               << " through global memory: ordering them is not lowered";
+    }
+    if (failed(lowerContraction(model, kernel, contraction, out, symbols, newBundle)))
+      return failure();
+  }
   for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>()) {
     // A DMA reads its source when it issues, and a store of the previous
     // group may still be in flight then: reading what an earlier group

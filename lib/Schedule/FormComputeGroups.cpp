@@ -63,6 +63,10 @@ private:
   /// store to the same kernel argument in program order would read the old
   /// contents, so it is rejected.
   LogicalResult checkNoLoadAfterStore();
+  /// A store of a linalg.matmul's result (possibly through one cast): a
+  /// ktsched.contraction instead of a group.
+  LogicalResult buildContraction(StringRef name, ktdp::StoreOp store,
+                                 linalg::MatmulOp matmul);
   LogicalResult buildGroup(StringRef name, const GroupKey &key,
                            SmallVectorImpl<ktdp::StoreOp> &stores, scf::ForOp loop);
   FailureOr<AffineMap> tileOrigin(ktdp::ConstructAccessTileOp tile, Value iv);
@@ -406,6 +410,55 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   return success();
 }
 
+/// The matmul a stored value is, directly or through one cast.
+static linalg::MatmulOp contractionOf(ktdp::StoreOp store) {
+  Value value = store.getValue();
+  if (auto cast = value.getDefiningOp<arith::TruncFOp>())
+    value = cast.getIn();
+  return value.getDefiningOp<linalg::MatmulOp>();
+}
+
+LogicalResult KernelBuilder::buildContraction(StringRef name, ktdp::StoreOp store,
+                                              linalg::MatmulOp matmul) {
+  MLIRContext *ctx = func.getContext();
+  auto transfer = [&](ktdp::ConstructAccessTileOp tile,
+                      ArrayRef<int64_t> shape) -> FailureOr<DictionaryAttr> {
+    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    FailureOr<AffineMap> origin = tileOrigin(tile, Value());
+    if (failed(origin))
+      return failure();
+    return builder.getDictionaryAttr(
+        {builder.getNamedAttr("tensor", FlatSymbolRefAttr::get(tensorOf[view])),
+         builder.getNamedAttr("origin", AffineMapAttr::get(*origin)),
+         builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(shape))});
+  };
+  SmallVector<DictionaryAttr> operands;
+  for (Value input : matmul.getDpsInputs()) {
+    auto load = input.getDefiningOp<ktdp::LoadOp>();
+    auto tile = load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    FailureOr<DictionaryAttr> t =
+        transfer(tile, cast<RankedTensorType>(input.getType()).getShape());
+    if (failed(t))
+      return failure();
+    operands.push_back(*t);
+  }
+  auto storeTile = store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  FailureOr<DictionaryAttr> c = transfer(storeTile, store.getValue().getType().getShape());
+  if (failed(c))
+    return failure();
+  auto init = matmul.getDpsInits()[0].getDefiningOp<arith::ConstantOp>();
+  auto splat = cast<SplatElementsAttr>(init.getValue());
+  double initValue = splat.getSplatValue<APFloat>().convertToDouble();
+  Type accumulator = getElementTypeOrSelf(matmul->getResult(0).getType());
+  auto op = ContractionOp::create(builder, store.getLoc(), builder.getStringAttr(name),
+                                  operands[0], operands[1], *c,
+                                  TypeAttr::get(accumulator),
+                                  builder.getF64FloatAttr(initValue));
+  if (!absorbedLoops.empty())
+    op->setAttr("absorbed_loops", ArrayAttr::get(ctx, absorbedLoops.getArrayRef()));
+  return success();
+}
+
 /// The phase of every reduction of `compute`'s body: 1 for one of the
 /// loaded values, one more than the latest reduction its operand reads
 /// otherwise (softmax: the max 1, the sum of exp(x - max) 2). A group
@@ -519,8 +572,23 @@ LogicalResult KernelBuilder::build() {
 
   // Stores per block, then per iteration space, in program order.
   llvm::MapVector<Block *, SmallVector<ktdp::StoreOp>> perBlock;
-  func.walk([&](ktdp::StoreOp store) { perBlock[store->getBlock()].push_back(store); });
   unsigned counter = 0;
+  WalkResult contractions = func.walk([&](ktdp::StoreOp store) {
+    linalg::MatmulOp matmul = contractionOf(store);
+    if (!matmul)
+      return WalkResult::advance();
+    builder.setInsertionPointToEnd(&kernel.getBody().front());
+    absorbedLoops.clear();
+    if (failed(buildContraction("g" + std::to_string(counter++), store, matmul)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (contractions.wasInterrupted())
+    return failure();
+  func.walk([&](ktdp::StoreOp store) {
+    if (!contractionOf(store))
+      perBlock[store->getBlock()].push_back(store);
+  });
   for (auto &[block, stores] : perBlock) {
     SmallVector<std::pair<GroupKey, SmallVector<ktdp::StoreOp>>> groups;
     for (ktdp::StoreOp store : stores) {

@@ -26,6 +26,7 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createFoldGridConditions());
   pm.addPass(createForwardLocalStores({options.arch}));
   pm.addPass(createAbsorbLoops());
+  pm.addPass(createAbsorbContraction());
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());
   pm.addPass(createBuildInitialPipeline({options.arch}));
@@ -46,4 +47,5 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createClassifyGridTiles());
   pm.addPass(createOrderTransfers());
   pm.addPass(createAllocateScratchpad({options.arch}));
+  pm.addPass(createScheduleContraction({options.arch}));
 }

@@ -96,6 +96,7 @@ static const OpSupport kSupportedOps[] = {
     {"linalg.broadcast", OpRole::Broadcast, ""},
     {"tensor.splat", OpRole::Broadcast, ""},
     {"linalg.reduce", OpRole::Reduce, ""},
+    {"linalg.matmul", OpRole::Contraction, ""},
     {"linalg.yield", OpRole::Reduce, ""},
     {"arith.constant", OpRole::Init, ""},
     {"tensor.empty", OpRole::Init, ""},
@@ -106,7 +107,6 @@ static const OpSupport kSupportedOps[] = {
 
 /// Ops known to be outside the coverage, with what the scheduler lacks.
 static const std::pair<StringLiteral, StringLiteral> kMissing[] = {
-    {"linalg.matmul", "matrix-unit scheduling"},
     {"linalg.batch_matmul", "matrix-unit scheduling"},
     {"linalg.transpose", "transposing transfers"},
     {"linalg.generic", "generic bodies"},
@@ -499,6 +499,50 @@ static LogicalResult checkReduce(linalg::ReduceOp reduce) {
   return checkReducedUses(reduce->getResult(0), reduce.getDimensions());
 }
 
+/// A contraction group is one linalg.matmul of two loaded 2-D tiles (A
+/// M x K, B K x N, one element type) into a splat constant (the
+/// accumulator's init, of the declared precision), stored directly or
+/// through one cast to the stored type (ktsched-absorb-contraction made a
+/// K loop of them one such matmul).
+static LogicalResult checkContraction(linalg::MatmulOp matmul) {
+  auto fail = [&](const Twine &why) {
+    return matmul.emitError("'linalg.matmul' not supported: ") << why;
+  };
+  if (matmul.hasUserDefinedMaps())
+    return fail("transposed or broadcast operands (indexing maps) are missing");
+  if (matmul->getParentOfType<scf::ForOp>())
+    return fail("a contraction inside a loop is scheduled only as a K loop whose blocks are "
+                "adjacent along K, accumulated through its iter_arg from a constant");
+  Type inputType;
+  for (Value input : matmul.getDpsInputs()) {
+    auto load = input.getDefiningOp<ktdp::LoadOp>();
+    if (!load || cast<RankedTensorType>(input.getType()).getRank() != 2)
+      return fail("its operands must be loaded 2-D tiles (an operand computed by other ops "
+                  "would need an epilogue before the contraction)");
+    Type t = getElementTypeOrSelf(input.getType());
+    if (inputType && t != inputType)
+      return fail("its operands must have one element type");
+    inputType = t;
+  }
+  auto init = matmul.getDpsInits()[0].getDefiningOp<arith::ConstantOp>();
+  if (!init || !isa<SplatElementsAttr>(init.getValue()))
+    return fail("its accumulator must start from a splat constant");
+  Value result = matmul->getResult(0);
+  if (!result.hasOneUse())
+    return fail("its result must be stored (possibly after one cast), and only there");
+  Operation *user = *result.getUsers().begin();
+  if (auto cast = dyn_cast<arith::TruncFOp>(user)) {
+    if (!cast->getResult(0).hasOneUse() ||
+        !isa<ktdp::StoreOp>(*cast->getResult(0).getUsers().begin()))
+      return fail("its cast result must be stored, and only there (other epilogues are "
+                  "missing)");
+  } else if (!isa<ktdp::StoreOp>(user)) {
+    return fail("its result must be stored, possibly after one arith.truncf (other epilogues "
+                "are missing)");
+  }
+  return success();
+}
+
 LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
   const OpSupport *entry = lookupOpSupport(op);
   if (!entry) {
@@ -591,6 +635,8 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
   }
   if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
     return checkReduce(reduce);
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+    return checkContraction(matmul);
   if (auto extract = dyn_cast<ktdp::RuntimeArgExtractOp>(op))
     return extract.emitError("'ktdp.runtime_arg_extract' of the launch value not supported: "
                              "symbolic launch values are missing")

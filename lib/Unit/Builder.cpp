@@ -319,6 +319,13 @@ void ProgramBuilder::reduce(dc::Combiner c, Reg vd, Reg va) {
   ReduceOp::create(builder, loc, Combiner(uint32_t(c)), d, a);
 }
 
+void ProgramBuilder::mma(Reg vd, Reg va, Reg vb, Elements depth) {
+  // Reads and writes vd: its handle stays.
+  Value a = use(va), b = use(vb), d = use(vd);
+  builder.setInsertionPointToEnd(blocks.back());
+  MmaOp::create(builder, loc, d, a, b, depth.count());
+}
+
 void ProgramBuilder::slide(Reg vd, Reg va) {
   // Reads and writes vd: its handle stays.
   Value a = use(va), d = use(vd);

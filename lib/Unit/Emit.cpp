@@ -241,6 +241,8 @@ private:
     }
     if (isa<ConcatOp>(op))
       return b.concat(r[0], r[1], r[2]), success();
+    if (auto mma = dyn_cast<MmaOp>(op))
+      return b.mma(r[0], r[1], r[2], Elements(mma.getDepth())), success();
     if (auto slice = dyn_cast<SliceOp>(op))
       return b.slice(r[0], r[1], slice.getLane(), count(slice.getDst())), success();
     return op->emitError() << "has no device-code instruction";

@@ -75,7 +75,7 @@ void ktunit::registerAccesses(Operation *op, SmallVectorImpl<Value> &writes,
       continue;
     if (first && writesFirst) {
       writes.push_back(operand);
-      if (isa<SlideOp>(op))
+      if (isa<SlideOp, MmaOp>(op))
         reads.push_back(operand);
     } else {
       reads.push_back(operand);
@@ -304,6 +304,21 @@ LogicalResult ReduceOp::verify() {
   if (vregOf(getDst()).getElementType() != vregOf(getSrc()).getElementType() ||
       vregOf(getDst()).getCount() != 1)
     return emitOpError() << "reduces into one element of the source's type";
+  return success();
+}
+
+LogicalResult MmaOp::verify() {
+  auto d = cast<VRegType>(getDst().getType()), a = cast<VRegType>(getLhs().getType()),
+       b = cast<VRegType>(getRhs().getType());
+  int64_t k = getDepth();
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "multiplies operands of two element types";
+  if (k <= 0 || a.getCount() % k || b.getCount() % k)
+    return emitOpError() << "depth " << k << " does not divide the operands' "
+                         << a.getCount() << " and " << b.getCount() << " elements";
+  if (d.getCount() != (a.getCount() / k) * (b.getCount() / k))
+    return emitOpError() << "accumulator of " << d.getCount() << " elements is not M x N = "
+                         << a.getCount() / k << " x " << b.getCount() / k;
   return success();
 }
 

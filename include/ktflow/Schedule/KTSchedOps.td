@@ -113,6 +113,23 @@ def KTSched_GroupOp : KTSched_Op<"group", [Symbol, NoTerminator, SingleBlock,
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
 }
 
+def KTSched_ContractionOp : KTSched_Op<"contraction", [Symbol, HasParent<"KernelOp">]> {
+  let summary = "a contraction compute group: C = A x B (+ init), then an epilogue";
+  let description = [{
+    One grid tile's matrix product: `a`, `b` and `c` are transfers
+    (dictionaries `{tensor, origin, shape}` as on ktsched.load/store) of
+    the M x K, K x N and M x N tiles; `accumulator_type` is the declared
+    precision the K sum is carried in, `init` its constant initial value,
+    and the stored type is `c`'s tensor's. ktsched-schedule-contraction
+    adds the decisions (units, blocks, resident operand, loop order,
+    operand layout) and the scratchpad regions. docs/schedule.md,
+    "Contractions".
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, DictionaryAttr:$a, DictionaryAttr:$b,
+                       DictionaryAttr:$c, TypeAttr:$accumulator_type, F64Attr:$init);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
 def KTSched_ScalarArgOp : KTSched_Op<"scalar_arg", [Pure]> {
   let summary = "a scalar kernel argument, passed by value";
   let arguments = (ins I64Attr:$arg, TypeAttr:$value_type);

@@ -83,6 +83,21 @@ def AbsorbLoops : Pass<"ktsched-absorb-loops", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def AbsorbContraction : Pass<"ktsched-absorb-contraction", "::mlir::ModuleOp"> {
+  let summary = "Rewrite a K loop accumulating linalg.matmul results into one contraction";
+  let description = [{
+    An scf.for whose one tensor iter_arg starts from a splat constant and
+    takes, per iteration, linalg.matmul of an M x K block of A and a K x N
+    block of B into itself (outs), where the A block advances by its extent
+    along its K dimension (1) and the B block along its K dimension (0),
+    becomes one linalg.matmul over the union of the blocks, its outs the
+    constant. The widened access tiles record
+    `ktsched.absorbed_loop = {carried = "contraction", dim, trips}`.
+    Other loops are left for the input check to diagnose.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CheckInput : Pass<"ktsched-check-input", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR outside the scheduler's coverage";
   let description = [{
@@ -174,6 +189,22 @@ def SplitInstances : ArchPass<"ktsched-split"> {
 
 def SelectTiles : ArchPass<"ktsched-select-tiles"> {
   let summary = "Tiles whose buffers fit the scratchpad budget, no larger than the pipeline needs";
+  let options = archOptions;
+}
+
+def ScheduleContraction : ArchPass<"ktsched-schedule-contraction"> {
+  let summary = "Bind each contraction to a matrix unit and decide its blocks, reuse and layout";
+  let description = [{
+    For every ktsched.contraction: the matrix unit (a compute unit with a
+    `matrix` shape and the `matmul` class, reached from the scratchpad
+    through a load unit and draining into a store unit: a route search),
+    the vector unit that lays operands out in blocks and runs the epilogue,
+    the M/N/K block of one matrix instruction (each operand block one
+    access of the load unit, the accumulator block one access of the store
+    unit), the operand that stays resident, the loop order, the operand
+    layout, and the scratchpad regions. A description that offers no such
+    binding is diagnosed at the contraction.
+  }];
   let options = archOptions;
 }
 

@@ -29,6 +29,7 @@ enum class OpRole {
   Reduce,      ///< linalg.reduce with a single add/max/min combiner
   Init,        ///< tensor.empty / fill / constants: initial values
   ShapeCast,   ///< rank-only changes (collapse_shape to a scalar)
+  Contraction, ///< linalg.matmul of two loaded tiles: a contraction group
 };
 
 struct OpSupport {

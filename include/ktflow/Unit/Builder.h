@@ -113,6 +113,9 @@ public:
   void ext(Reg vd, Reg va, Reg vb, int64_t lane,
            std::optional<uint32_t> laneColumn = std::nullopt);
   void concat(Reg vd, Reg va, Reg vb);
+  /// `mma vd, va, vb, depth`: vd (M x N) += va (M x K) x vb (K x N), K =
+  /// depth; reads and writes vd.
+  void mma(Reg vd, Reg va, Reg vb, Elements depth);
   void slice(Reg vd, Reg va, int64_t lane, Elements count);
 
   mlir::MLIRContext *getContext() { return builder.getContext(); }

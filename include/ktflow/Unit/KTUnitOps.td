@@ -357,6 +357,16 @@ def KTUnit_ConcatOp : KTUnit_InstOp<"concat"> {
   let hasVerifier = 1;
 }
 
+def KTUnit_MmaOp : KTUnit_InstOp<"mma"> {
+  let summary = "dst (M x N) += lhs (M x K) x rhs (K x N) on a matrix unit (reads and writes dst)";
+  let arguments = (ins KTUnit_VReg:$dst, KTUnit_VReg:$lhs, KTUnit_VReg:$rhs,
+                       KTUnit_I64Attr:$depth);
+  let assemblyFormat = [{
+    $dst `,` $lhs `,` $rhs `,` $depth attr-dict `:` type($dst) `,` type($lhs) `,` type($rhs)
+  }];
+  let hasVerifier = 1;
+}
+
 def KTUnit_SliceOp : KTUnit_InstOp<"slice"> {
   let summary = "the destination's count elements of src from `lane` on";
   let arguments = (ins KTUnit_VReg:$dst, KTUnit_VReg:$src, KTUnit_I64Attr:$lane);

@@ -61,7 +61,7 @@ func.func @tensor_argument(%a: tensor<8x8xf16>) {
 func.func @mm() {
   %a = arith.constant dense<1.0> : tensor<8x8xf16>
   %c = arith.constant dense<0.0> : tensor<8x8xf16>
-  // expected-error @+1 {{'linalg.matmul' not supported by the scheduler: matrix-unit scheduling is missing}}
+  // expected-error @+1 {{'linalg.matmul' not supported: its operands must be loaded 2-D tiles}}
   %r = linalg.matmul ins(%a, %a : tensor<8x8xf16>, tensor<8x8xf16>) outs(%c : tensor<8x8xf16>) -> tensor<8x8xf16>
   return
 }

@@ -86,3 +86,27 @@ ktunit.bundle @b device "sample" {
     "ktunit.fma"(%a, %a, %a, %h) : (!ktunit.vreg<16xf32>, !ktunit.vreg<16xf32>, !ktunit.vreg<16xf32>, !ktunit.vreg<16xf16>) -> ()
   }
 }
+
+// -----
+
+ktunit.bundle @b device "sample" {
+  ktunit.program @p unit "mxu" {
+    %d = ktunit.vreg : !ktunit.vreg<16xf32>
+    %a = ktunit.vreg : !ktunit.vreg<32xf16>
+    %b = ktunit.vreg : !ktunit.vreg<32xf16>
+    // expected-error @+1 {{accumulator of 16 elements is not M x N = 8 x 8}}
+    ktunit.mma %d, %a, %b, 4 : !ktunit.vreg<16xf32>, !ktunit.vreg<32xf16>, !ktunit.vreg<32xf16>
+  }
+}
+
+// -----
+
+ktunit.bundle @b device "sample" {
+  ktunit.program @p unit "mxu" {
+    %d = ktunit.vreg : !ktunit.vreg<16xf32>
+    %a = ktunit.vreg : !ktunit.vreg<32xf16>
+    %b = ktunit.vreg : !ktunit.vreg<32xf16>
+    // expected-error @+1 {{depth 5 does not divide the operands' 32 and 32 elements}}
+    ktunit.mma %d, %a, %b, 5 : !ktunit.vreg<16xf32>, !ktunit.vreg<32xf16>, !ktunit.vreg<32xf16>
+  }
+}

@@ -1,0 +1,485 @@
+//===- MatrixCompute.cpp - a contraction onto a matrix unit ---------------===//
+//
+// Strategy. A ktsched.contraction arrives with every choice made by
+// ktsched-schedule-contraction: the matrix unit, the vector unit beside it,
+// the [bm, bn, bk] block of one `mma`, the `blocks` operand layout, the
+// accumulator resident across K (loop order m, n, k) and the scratchpad
+// regions. This lowering follows them mechanically, one bundle per round of
+// grid tiles (tile t on core t mod cores), one sub-core instance per core:
+//
+//  1. the DMA copies the grid tile's A (M x K) and B (K x N) rows into
+//     scratchpad (`a_rows`, `b_rows`), row-major as in global memory;
+//  2. the load unit streams those rows to the vector unit, which cuts each
+//     group of bm rows of A (bk rows of B) into bm x bk (bk x bn) blocks
+//     with `slice` and `concat` and sends each block to the store unit,
+//     which writes it as one access into `a_blocks` ([m][k] order) or
+//     `b_blocks` ([k][n]); the vector unit also writes the init block
+//     (`vconst` of the accumulator's constant);
+//  3. per accumulator block (m, n): the load unit pushes the init block and,
+//     for k = 0, 1, ..., the A block (m, k) and the B block (k, n); the
+//     matrix unit folds each pair into the accumulator register with `mma`
+//     (K in order, the interpreter's order) and sends the block to the store
+//     unit, which writes it into `acc`;
+//  4. the epilogue: the load unit streams the accumulator blocks back to the
+//     vector unit, which casts them to the stored type and joins the rows of
+//     the blocks of one stored access into that access (`slice`, `concat`)
+//     for the store unit (`c_rows`, row-major);
+//  5. the DMA copies the stored rows to global memory.
+//
+// Phases hand over through channels of one slot (the scratchpad regions);
+// within a phase the FIFOs between the units order the data. docs/run.md,
+// "Contractions on a matrix unit".
+//
+//===----------------------------------------------------------------------===//
+#include "MatrixCompute.h"
+
+#include "ktflow/Schedule/ArchAccess.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::lower;
+using namespace ktflow::lower::detail;
+
+namespace {
+
+using ktunit::Reg;
+using ktunit::Side;
+
+/// A transfer of the contraction resolved against its tensor.
+struct Operand {
+  mutable ks::TensorOp tensor;
+  AffineMap origin;
+  SmallVector<int64_t> shape;
+  int64_t esize = 2;
+  dc::ElemType regType = dc::ElemType::F16;
+};
+
+class ContractionLowering {
+public:
+  ContractionLowering(const arch::ArchModel &model, ks::KernelOp kernel, ks::ContractionOp op,
+                      LoweredKernel &out, KernelSymbols &symbols)
+      : model(model), kernel(kernel), op(op), out(out), symbols(symbols) {}
+
+  LogicalResult collect();
+  LogicalResult emitRound(ktunit::BundleOp bundle, ArrayRef<int64_t> tiles);
+  int64_t gridTiles() const { return grid[0] * grid[1] * grid[2]; }
+  int64_t cores = 1;
+
+private:
+  FailureOr<Operand> operand(DictionaryAttr transfer);
+  uint32_t symbolOf(const Operand &t, bool isOutput);
+  /// Byte offset of the operand's tile of grid tile `tile` from its symbol.
+  int64_t tileOffset(const Operand &t, int64_t tile) const;
+  Attribute decision(StringRef name) { return ktflow::lower::detail::decisionValue(op, name); }
+
+  const arch::ArchModel &model;
+  ks::KernelOp kernel;
+  ks::ContractionOp op;
+  LoweredKernel &out;
+  KernelSymbols &symbols;
+
+  SmallVector<int64_t> grid;
+  Operand a, b, c;
+  dc::ElemType accType = dc::ElemType::F32;
+  int64_t accBytes = 4;
+  int64_t m = 0, n = 0, k = 0, bm = 0, bn = 0, bk = 0;
+  std::string dmaUnit, ldUnit, stUnit, vecUnit, mxuUnit, memory;
+  int64_t unitsPerCore = 1;
+  Bytes inAccess, outAccess;
+  std::map<std::string, int64_t> region;
+};
+
+FailureOr<Operand> ContractionLowering::operand(DictionaryAttr transfer) {
+  Operand t;
+  auto name = dyn_cast_or_null<FlatSymbolRefAttr>(transfer.get("tensor"));
+  t.tensor = name ? dyn_cast_or_null<ks::TensorOp>(
+                        SymbolTable::lookupSymbolIn(kernel, name.getValue()))
+                  : ks::TensorOp();
+  auto origin = dyn_cast_or_null<AffineMapAttr>(transfer.get("origin"));
+  auto shape = dyn_cast_or_null<DenseI64ArrayAttr>(transfer.get("shape"));
+  if (!t.tensor || !origin || !shape)
+    return op.emitError("contraction transfer without tensor, origin or shape");
+  t.origin = origin.getValue();
+  t.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+  t.esize = ks::elementSize(t.tensor.getElementType()).bytes.count();
+  std::optional<dc::ElemType> reg = registerType(t.tensor.getElementType());
+  if (!reg)
+    return op.emitError("contraction operand of a type without vector registers");
+  t.regType = *reg;
+  return t;
+}
+
+uint32_t ContractionLowering::symbolOf(const Operand &t, bool isOutput) {
+  int64_t arg = t.tensor.getArg();
+  for (size_t s = 0; s < out.symbolArgs.size(); ++s)
+    if (out.symbolArgs[s] == arg) {
+      out.bundle.symbols[s].isInput |= !isOutput;
+      out.bundle.symbols[s].isOutput |= isOutput;
+      return s;
+    }
+  int64_t last = 0;
+  for (ks::TensorOp tensor : kernel.getBody().getOps<ks::TensorOp>())
+    if (tensor.getArg() == arg)
+      last = std::max(last, ks::tensorDataEnd(tensor).count());
+  Bytes size(last * t.esize);
+  auto global = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!global.empty())
+    size = size.alignTo(model.node(global.front()).memory.alignment);
+  std::string typeName;
+  llvm::raw_string_ostream os(typeName);
+  t.tensor.getElementType().print(os);
+  dc::Symbol symbol{"arg" + std::to_string(arg), typeName, {size.count() / t.esize}, size,
+                    !isOutput, isOutput};
+  out.bundle.symbols.push_back(symbol);
+  symbols.names.push_back(symbol.name);
+  symbols.types.push_back(t.tensor.getElementType());
+  out.symbolArgs.push_back(arg);
+  return out.bundle.symbols.size() - 1;
+}
+
+int64_t ContractionLowering::tileOffset(const Operand &t, int64_t tile) const {
+  int64_t g0 = tile % grid[0], g1 = (tile / grid[0]) % grid[1], g2 = tile / (grid[0] * grid[1]);
+  SmallVector<int64_t> coords = t.origin.compose(SmallVector<int64_t>{g0, g1, g2, 0});
+  ArrayRef<int64_t> strides = t.tensor.getStrides(), lower = t.tensor.getLowerCorner();
+  int64_t elements = t.tensor.getOffset();
+  for (size_t d = 0; d < coords.size(); ++d)
+    elements += (coords[d] - lower[d]) * strides[d];
+  return elements * t.esize;
+}
+
+LogicalResult ContractionLowering::collect() {
+  grid.assign(kernel.getGrid().begin(), kernel.getGrid().end());
+  while (grid.size() < 3)
+    grid.push_back(1);
+  FailureOr<Operand> oa = operand(op.getA()), ob = operand(op.getB()), oc = operand(op.getC());
+  if (failed(oa) || failed(ob) || failed(oc))
+    return failure();
+  a = *oa, b = *ob, c = *oc;
+  std::optional<dc::ElemType> acc = registerType(op.getAccumulatorType());
+  if (!acc)
+    return op.emitError("accumulator type without vector registers");
+  accType = *acc;
+  accBytes = ks::elementSize(op.getAccumulatorType()).bytes.count();
+  m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  // Every decision the lowering follows; a missing one is an error.
+  auto block = dyn_cast_or_null<DenseI64ArrayAttr>(decision("block"));
+  auto mxu = dyn_cast_or_null<StringAttr>(decision("matrix_unit"));
+  auto vec = dyn_cast_or_null<StringAttr>(decision("vector_unit"));
+  auto layout = dyn_cast_or_null<StringAttr>(decision("layout"));
+  auto resident = dyn_cast_or_null<StringAttr>(decision("resident"));
+  auto order = dyn_cast_or_null<ArrayAttr>(decision("loop_order"));
+  auto split = dyn_cast_or_null<IntegerAttr>(decision("split"));
+  auto regions = op->getAttrOfType<DictionaryAttr>("regions");
+  if (!block || block.size() != 3 || !mxu || !vec || !layout || !resident || !order ||
+      !split || !regions || !op->getAttrOfType<StringAttr>("load_unit") ||
+      !op->getAttrOfType<StringAttr>("store_unit") || !op->getAttrOfType<StringAttr>("memory"))
+    return op.emitError("contraction without the decisions of ktsched-schedule-contraction");
+  // The one schedule shape built: what other values would ask for is not.
+  if (layout.getValue() != "blocks" || resident.getValue() != "accumulator" ||
+      order.size() != 3 || cast<StringAttr>(order[0]).getValue() != "m" ||
+      cast<StringAttr>(order[1]).getValue() != "n" ||
+      cast<StringAttr>(order[2]).getValue() != "k" || split.getInt() != 1)
+    return op.emitError("contraction decisions other than layout blocks, resident "
+                        "accumulator, loop order m, n, k and split 1 are not lowered");
+  bm = block[0], bn = block[1], bk = block[2];
+  if (bm <= 0 || bn <= 0 || bk <= 0 || m % bm || n % bn || k % bk)
+    return op.emitError("contraction block ") << bm << "x" << bn << "x" << bk
+                                              << " does not divide the tile";
+  mxuUnit = mxu.getValue().str();
+  vecUnit = vec.getValue().str();
+  ldUnit = op->getAttrOfType<StringAttr>("load_unit").getValue().str();
+  stUnit = op->getAttrOfType<StringAttr>("store_unit").getValue().str();
+  memory = op->getAttrOfType<StringAttr>("memory").getValue().str();
+  for (NamedAttribute entry : regions)
+    region[entry.getName().str()] = cast<DenseI64ArrayAttr>(entry.getValue())[0];
+
+  std::optional<ktsched::Placement> placement = ktsched::findPlacement(model, op.getLoc());
+  if (!placement)
+    return failure();
+  cores = placement->cores;
+  std::optional<arch::Route> in =
+      model.routeFrom(placement->global, arch::NodeInstance{placement->scratchpad, 0});
+  SmallVector<arch::NodeId, 8> movers = in ? model.unitsOn(*in) : SmallVector<arch::NodeId, 8>();
+  if (movers.size() != 1)
+    return op.emitError("global memory must reach the scratchpad through one mover (a DMA)");
+  dmaUnit = model.node(movers.front()).name;
+  std::optional<arch::NodeId> ld = model.lookupNode(ldUnit);
+  std::optional<arch::NodeId> st = model.lookupNode(stUnit);
+  if (!ld || !st)
+    return op.emitError("contraction's load or store unit is not in the description");
+  unitsPerCore = model.nodeInstanceCount(*ld) / std::max<int64_t>(cores, 1);
+  const arch::AccessRule *ldRule = model.node(*ld).accessTo(placement->scratchpad);
+  const arch::AccessRule *stRule = model.node(*st).accessTo(placement->scratchpad);
+  if (!ldRule || !stRule)
+    return op.emitError("contraction's load or store unit cannot access the scratchpad");
+  inAccess = ldRule->minSize;
+  outAccess = stRule->minSize;
+  if (Bytes(bm * bk * a.esize) != inAccess || Bytes(bk * bn * b.esize) != inAccess ||
+      Bytes(bm * bn * accBytes) != outAccess || outAccess != inAccess)
+    return op.emitError("contraction blocks are not one access of the load and store units");
+  return success();
+}
+
+LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_t> tiles) {
+  using dc::ProgramBuilder;
+  MLIRContext *ctx = op.getContext();
+  uint32_t symA = symbolOf(a, false), symB = symbolOf(b, false), symC = symbolOf(c, true);
+  std::vector<int64_t> dmaInstances, unitInstances;
+  for (int64_t tile : tiles) {
+    int64_t core = tile % cores;
+    dmaInstances.push_back(core);
+    unitInstances.push_back(core * unitsPerCore);
+  }
+  Location loc = op.getLoc();
+  auto program = [&](StringRef name, StringRef unit, std::vector<int64_t> instances,
+                     uint32_t columns) {
+    return std::make_unique<ktunit::ProgramBuilder>(bundle, name, unit, std::move(instances),
+                                                    columns, symbols.names, loc);
+  };
+  auto channel = [&](StringRef name, StringRef producer, StringRef consumer,
+                     const dc::NodeRef &consumerRef, const dc::NodeRef &producerRef) {
+    OpBuilder builder(ctx);
+    builder.setInsertionPointToStart(&bundle.getBody().front());
+    return ktunit::ChannelOp::create(builder, loc, name, 1, producer, consumer,
+                                     ktunit::ProgramBuilder::nodeRef(ctx, consumerRef),
+                                     ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
+  };
+  auto nearest = [](StringRef unit) { return ProgramBuilder::node(unit); };
+  auto fromTable = [](StringRef unit, int64_t column) {
+    return ProgramBuilder::node(unit, {dc::InstanceSelector::Kind::TableColumn, column});
+  };
+  // DMA table: A, B, C byte offsets of the core's grid tile; ld and st peers.
+  auto inputs = channel("in", "dma", "ld", fromTable(ldUnit, 3), nearest(dmaUnit));
+  auto blocks = channel("blocks", "st", "ld", nearest(ldUnit), nearest(stUnit));
+  auto accumulated = channel("acc", "st", "ld", nearest(ldUnit), nearest(stUnit));
+  auto outputs = channel("out", "st", "dma", nearest(dmaUnit), fromTable(stUnit, 4));
+
+  auto spad = [&](StringRef name, int64_t offset = 0) {
+    return ProgramBuilder::memoryAddress(memory, Bytes(region[name.str()] + offset));
+  };
+  auto term = [](dc::Address addr, uint32_t depth, int64_t stride) {
+    addr.terms.push_back({depth, Bytes(stride), 0});
+    return addr;
+  };
+  const int64_t msg = inAccess.count(), es = a.esize, eo = c.esize;
+  const int64_t inElems = msg / es, outElems = outAccess.count() / eo;
+  const int64_t mb = m / bm, nb = n / bn, kb = k / bk;
+  const int64_t aSticks = k * es / msg, bSticks = n * es / msg, cSticks = n * eo / outAccess.count();
+  const int64_t accBlock = bm * bn * accBytes;
+
+  {
+    auto dma = program("dma", dmaUnit, dmaInstances, 5);
+    for (int64_t tile : tiles) {
+      int64_t core = tile % cores;
+      dma->addTableRow({tileOffset(a, tile), tileOffset(b, tile), tileOffset(c, tile),
+                        core * unitsPerCore, core * unitsPerCore});
+    }
+    auto global = [&](uint32_t sym, uint32_t column) {
+      dc::Address addr = ProgramBuilder::symbolAddress(sym);
+      addr.tableColumn = column;
+      return addr;
+    };
+    dma->acquire(inputs, Side::producer);
+    dma->copy(spad("a_rows"), global(symA, 0), Bytes(k * es),
+              {{m, Bytes(a.tensor.getStrides()[0] * es), Bytes(k * es)}});
+    dma->copy(spad("b_rows"), global(symB, 1), Bytes(n * es),
+              {{k, Bytes(b.tensor.getStrides()[0] * es), Bytes(n * es)}});
+    dma->release(inputs, Side::producer);
+    dma->acquire(outputs, Side::consumer);
+    dma->copy(global(symC, 2), spad("c_rows"), Bytes(n * eo),
+              {{m, Bytes(n * eo), Bytes(c.tensor.getStrides()[0] * eo)}});
+    dma->release(outputs, Side::consumer);
+    if (failed(dma->status()))
+      return failure();
+  }
+  {
+    auto ld = program("ld", ldUnit, unitInstances, 0);
+    dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
+    ld->acquire(inputs, Side::consumer);
+    // Rows of A, bm at a time per stick column; rows of B, bk at a time.
+    ld->loop(mb);
+    ld->loop(aSticks);
+    for (int64_t r = 0; r < bm; ++r)
+      ld->push(vec, term(term(spad("a_rows", r * k * es), 0, bm * k * es), 1, msg), inAccess);
+    ld->end();
+    ld->end();
+    ld->loop(kb);
+    ld->loop(bSticks);
+    for (int64_t r = 0; r < bk; ++r)
+      ld->push(vec, term(term(spad("b_rows", r * n * es), 0, bk * n * es), 1, msg), inAccess);
+    ld->end();
+    ld->end();
+    ld->release(inputs, Side::consumer);
+    // Per accumulator block: the init block, then the K blocks in order.
+    ld->acquire(blocks, Side::consumer);
+    ld->loop(mb);
+    ld->loop(nb);
+    ld->push(mxu, spad("init"), Bytes(accBlock));
+    ld->loop(kb);
+    ld->push(mxu, term(term(spad("a_blocks"), 0, kb * msg), 2, msg), inAccess);
+    ld->push(mxu, term(term(spad("b_blocks"), 2, nb * msg), 1, msg), inAccess);
+    ld->end();
+    ld->end();
+    ld->end();
+    ld->release(blocks, Side::consumer);
+    // The accumulator blocks of each stored access, to the epilogue.
+    ld->acquire(accumulated, Side::consumer);
+    int64_t perAccess = outElems / bn;
+    ld->loop(mb);
+    ld->loop(cSticks);
+    for (int64_t j = 0; j < perAccess; ++j)
+      ld->push(vec, term(term(spad("acc", j * accBlock), 0, nb * accBlock), 1, perAccess * accBlock),
+               Bytes(accBlock));
+    ld->end();
+    ld->end();
+    ld->release(accumulated, Side::consumer);
+    if (failed(ld->status()))
+      return failure();
+  }
+  {
+    auto vec = program("vec", vecUnit, unitInstances, 0);
+    dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit);
+    Reg init = vec->newReg();
+    vec->vconst(init, accType, Elements(bm * bn), op.getInit().convertToDouble());
+    vec->send(st, init);
+    // Blocks of `width` lanes from `count` rows: concat of their slices.
+    auto emitBlocks = [&](int64_t rows, int64_t width) {
+      SmallVector<Reg> row;
+      for (int64_t r = 0; r < rows; ++r) {
+        row.push_back(vec->newReg());
+        vec->recv(row.back(), a.regType, Elements(inElems), ld);
+      }
+      for (int64_t j = 0; j < inElems / width; ++j) {
+        Reg joined = vec->newReg();
+        vec->slice(joined, row[0], j * width, Elements(width));
+        for (int64_t r = 1; r < rows; ++r) {
+          Reg piece = vec->newReg(), next = vec->newReg();
+          vec->slice(piece, row[r], j * width, Elements(width));
+          vec->concat(next, joined, piece);
+          joined = next;
+        }
+        vec->send(st, joined);
+      }
+    };
+    vec->loop(mb);
+    vec->loop(aSticks);
+    emitBlocks(bm, bk);
+    vec->end();
+    vec->end();
+    vec->loop(kb);
+    vec->loop(bSticks);
+    emitBlocks(bk, bn);
+    vec->end();
+    vec->end();
+    // Epilogue: cast the blocks of one stored access, join their rows.
+    int64_t perAccess = outElems / bn;
+    vec->loop(mb);
+    vec->loop(cSticks);
+    SmallVector<Reg> cast;
+    for (int64_t j = 0; j < perAccess; ++j) {
+      Reg block = vec->newReg();
+      vec->recv(block, accType, Elements(bm * bn), ld);
+      if (c.regType != accType) {
+        Reg narrowed = vec->newReg();
+        vec->cast(narrowed, c.regType, block);
+        block = narrowed;
+      }
+      cast.push_back(block);
+    }
+    for (int64_t r = 0; r < bm; ++r) {
+      Reg joined = vec->newReg();
+      vec->slice(joined, cast[0], r * bn, Elements(bn));
+      for (int64_t j = 1; j < perAccess; ++j) {
+        Reg piece = vec->newReg(), next = vec->newReg();
+        vec->slice(piece, cast[j], r * bn, Elements(bn));
+        vec->concat(next, joined, piece);
+        joined = next;
+      }
+      vec->send(st, joined);
+    }
+    vec->end();
+    vec->end();
+    if (failed(vec->status()))
+      return failure();
+  }
+  {
+    auto mxu = program("mxu", mxuUnit, unitInstances, 0);
+    dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit);
+    Reg acc = mxu->newReg(), lhs = mxu->newReg(), rhs = mxu->newReg();
+    mxu->loop(mb);
+    mxu->loop(nb);
+    mxu->recv(acc, accType, Elements(bm * bn), ld);
+    mxu->loop(kb);
+    mxu->recv(lhs, a.regType, Elements(bm * bk), ld);
+    mxu->recv(rhs, b.regType, Elements(bk * bn), ld);
+    mxu->mma(acc, lhs, rhs, Elements(bk));
+    mxu->end();
+    mxu->send(st, acc);
+    mxu->end();
+    mxu->end();
+    if (failed(mxu->status()))
+      return failure();
+  }
+  {
+    auto st = program("st", stUnit, unitInstances, 0);
+    dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
+    st->acquire(blocks, Side::producer);
+    st->pop(vec, spad("init"), Bytes(accBlock));
+    st->loop(mb);
+    st->loop(aSticks);
+    for (int64_t j = 0; j < inElems / bk; ++j)
+      st->pop(vec, term(term(spad("a_blocks", j * msg), 0, kb * msg), 1, (inElems / bk) * msg),
+              inAccess);
+    st->end();
+    st->end();
+    st->loop(kb);
+    st->loop(bSticks);
+    for (int64_t j = 0; j < inElems / bn; ++j)
+      st->pop(vec, term(term(spad("b_blocks", j * msg), 0, nb * msg), 1, (inElems / bn) * msg),
+              inAccess);
+    st->end();
+    st->end();
+    st->release(blocks, Side::producer);
+    st->acquire(accumulated, Side::producer);
+    st->loop(mb);
+    st->loop(nb);
+    st->pop(mxu, term(term(spad("acc"), 0, nb * accBlock), 1, accBlock), Bytes(accBlock));
+    st->end();
+    st->end();
+    st->release(accumulated, Side::producer);
+    st->acquire(outputs, Side::producer);
+    st->loop(mb);
+    st->loop(cSticks);
+    for (int64_t r = 0; r < bm; ++r)
+      st->pop(vec,
+              term(term(spad("c_rows", r * n * eo), 0, bm * n * eo), 1, outAccess.count()),
+              outAccess);
+    st->end();
+    st->end();
+    st->release(outputs, Side::producer);
+    if (failed(st->status()))
+      return failure();
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult ktflow::lower::detail::lowerContraction(
+    const arch::ArchModel &model, ks::KernelOp kernel, ks::ContractionOp op,
+    LoweredKernel &out, KernelSymbols &symbols,
+    llvm::function_ref<ktunit::BundleOp()> newBundle) {
+  ContractionLowering lowering(model, kernel, op, out, symbols);
+  if (failed(lowering.collect()))
+    return failure();
+  int64_t tiles = lowering.gridTiles(), cores = std::max<int64_t>(lowering.cores, 1);
+  for (int64_t first = 0; first < tiles; first += cores) {
+    SmallVector<int64_t> round;
+    for (int64_t t = first; t < std::min(tiles, first + cores); ++t)
+      round.push_back(t);
+    if (failed(lowering.emitRound(newBundle(), round)))
+      return failure();
+  }
+  return success();
+}
