@@ -147,9 +147,9 @@ struct GroupReplay {
       const json::Array *sharesJson = split->getArray("shares");
       if (!dim || !instances || !sharesJson)
         return error() << "split needs integer 'dim', 'instances' and an array 'shares'";
-      if (*dim < 0 || *dim >= rank || llvm::is_contained(group.getReduceDims(), *dim))
-        return error() << "split dimension " << *dim << " is not a non-reduced dimension of a "
-                       << rank << "-D iteration space";
+      if (*dim < 0 || *dim >= rank)
+        return error() << "split dimension " << *dim << " is not a dimension of a " << rank
+                       << "-D iteration space";
       int64_t expected = current ? current.getAs<IntegerAttr>("instances").getInt() : 1;
       if (*instances != expected)
         return error() << "split over " << *instances << " instances, but the architecture has "
@@ -166,6 +166,13 @@ struct GroupReplay {
       if ((int64_t)shares.size() != *instances || sum != space[*dim])
         return error() << "split shares must be " << *instances << " values summing to "
                        << space[*dim] << ", got " << shares.size() << " summing to " << sum;
+      // A reduced dimension is not split: the split the scheduler records
+      // when no other dimension can be split (one instance takes it all,
+      // as for a column sum) replays, no other does.
+      if (llvm::is_contained(group.getReduceDims(), *dim) &&
+          llvm::count(shares, int64_t(0)) + 1 != (int64_t)shares.size())
+        return error() << "split dimension " << *dim << " is reduced: only one instance may "
+                       << "take it (the others' shares 0)";
       pipeline->setAttr(
           "split", decide(b.getDictionaryAttr(
                               {b.getNamedAttr("dim", b.getI64IntegerAttr(*dim)),

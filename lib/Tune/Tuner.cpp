@@ -56,6 +56,8 @@ struct Worker {
   std::unique_ptr<mlir::ScopedDiagnosticHandler> quiet;
   llvm::SmallString<128> planPath;
   bool broken = false;
+  /// The first error diagnostic of the current run (the quiet handler's).
+  std::string firstError;
 
   ~Worker() {
     if (!planPath.empty())
@@ -94,7 +96,10 @@ private:
   /// The predicted cycles of `plan` and the plan its schedule took (the
   /// scheduler may clamp a tile: two plans can give one schedule).
   std::optional<std::pair<double, std::string>> price(Worker &worker, llvm::StringRef plan);
-  int64_t simulate(Worker &worker, llvm::StringRef plan, std::string *replayed);
+  /// The simulated cycles of `plan` (empty: the heuristic's), or -2 with
+  /// `problem` saying why.
+  int64_t simulate(Worker &worker, llvm::StringRef plan, std::string *replayed,
+                   std::string *problem = nullptr);
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
@@ -134,7 +139,11 @@ bool Search::ready(Worker &worker) {
   // diagnostics (plans that do not fit) are expected and not shown.
   if (!worker.quiet && searching)
     worker.quiet = std::make_unique<mlir::ScopedDiagnosticHandler>(
-        worker.context, [](mlir::Diagnostic &) { return mlir::success(); });
+        worker.context, [&worker](mlir::Diagnostic &diag) {
+          if (diag.getSeverity() == mlir::DiagnosticSeverity::Error && worker.firstError.empty())
+            worker.firstError = diag.str();
+          return mlir::success();
+        });
   if (!worker.module) {
     worker.ownModule = loader(*worker.context, worker.ownNames);
     std::string error;
@@ -176,9 +185,14 @@ std::optional<std::pair<double, std::string>> Search::price(Worker &worker,
   return std::make_pair(prediction->cycles, std::move(*normalized));
 }
 
-int64_t Search::simulate(Worker &worker, llvm::StringRef plan, std::string *replayed) {
-  if (!ready(worker))
+int64_t Search::simulate(Worker &worker, llvm::StringRef plan, std::string *replayed,
+                         std::string *problem) {
+  if (!ready(worker)) {
+    if (problem)
+      *problem = "the worker could not load the kernel or the description";
     return -2;
+  }
+  worker.firstError.clear();
   run::RunOptions runOptions;
   runOptions.arch = options.arch;
   runOptions.args = options.args;
@@ -191,8 +205,13 @@ int64_t Search::simulate(Worker &worker, llvm::StringRef plan, std::string *repl
   std::string message;
   mlir::FailureOr<run::RunReport> report =
       run::runKernel(worker.module, *worker.model, *worker.names, runOptions, message);
-  if (mlir::failed(report) || !report->match)
+  if (mlir::failed(report) || !report->match) {
+    if (problem)
+      *problem = mlir::failed(report)
+                     ? (message.empty() ? worker.firstError : message)
+                     : "MISMATCH against the interpreter";
     return -2;
+  }
   if (replayed)
     *replayed = report->planJson;
   return report->result.totalCycles.count();
@@ -335,15 +354,19 @@ mlir::LogicalResult Search::run(std::string &message) {
       break;
     ++result.batches;
     std::vector<int64_t> cycles(take);
-    std::vector<std::string> replayed(take);
+    std::vector<std::string> replayed(take), problems(take);
     runJobs(take, jobs, [&](unsigned w, size_t i) {
-      cycles[i] = simulate(workers[w], result.candidates[waiting[i]].plan, &replayed[i]);
+      cycles[i] =
+          simulate(workers[w], result.candidates[waiting[i]].plan, &replayed[i], &problems[i]);
     });
     std::optional<size_t> improved;
     for (size_t i = 0; i < take; ++i) {
       tune::TuneCandidate &candidate = result.candidates[waiting[i]];
       candidate.simulated = cycles[i];
+      candidate.problem = std::move(problems[i]);
       candidate.batch = result.batches;
+      if (cycles[i] < 0)
+        ++(candidate.problem.rfind("MISMATCH", 0) == 0 ? result.mismatches : result.failures);
       ++result.simulated;
       if (cycles[i] >= 0 && cycles[i] < result.bestCycles) {
         result.bestCycles = cycles[i];

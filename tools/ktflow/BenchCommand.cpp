@@ -150,10 +150,12 @@ struct BenchRow {
   double tunedOverHeuristic() const {
     return cycles > 0 ? double(tunedCycles) / double(cycles) : 0;
   }
-  /// |predicted - simulated| / simulated of the tuned plan.
+  /// |predicted - simulated| / simulated of the tuned plan; negative when
+  /// the plan could not be priced.
   double modelError() const {
-    return tunedCycles > 0 ? std::abs(tunedPredicted - double(tunedCycles)) / double(tunedCycles)
-                           : 0;
+    return tunedCycles > 0 && tunedPredicted > 0
+               ? std::abs(tunedPredicted - double(tunedCycles)) / double(tunedCycles)
+               : -1;
   }
   double v1Ratio() const { return cycles > 0 ? double(v1Cycles) / double(cycles) : 0; }
   double ratio() const { return bound > 0 ? double(cycles) / bound : 0; }
@@ -405,6 +407,13 @@ static bool measured(const BenchRow &row) {
   return row.outcome == Outcome::Match || row.outcome == Outcome::Mismatch;
 }
 
+/// One number printed with a printf format.
+static std::string formatted(const char *format, double value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format(format, value);
+  return text;
+}
+
 static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
   os << llvm::format("%-13s %-5s %-8s %-11s %4s %12s %12s %7s %-24s %10s %10s  ", "kernel",
                      "dtype", "arch", "shape", "grid", "bound", "cycles", "ratio", "limit",
@@ -432,9 +441,11 @@ static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
     else if (benchV1)
       os << llvm::format("%12s %7s  ", "-", "-");
     if (benchTune && row.tunedCycles > 0)
-      os << llvm::format("%12lld %7.2f %7.3f %8.1f%%%s ", (long long)row.tunedCycles,
-                         row.tunedRatio(), row.tunedOverHeuristic(), 100 * row.modelError(),
-                         row.tuneBudgetHit ? "*" : " ");
+      os << llvm::format("%12lld %7.2f %7.3f ", (long long)row.tunedCycles, row.tunedRatio(),
+                         row.tunedOverHeuristic())
+         << (row.modelError() >= 0 ? formatted("%8.1f%%", 100 * row.modelError())
+                                   : std::string("        -"))
+         << (row.tuneBudgetHit ? "* " : "  ");
     else if (benchTune)
       os << llvm::format("%12s %7s %7s %9s  ", "-", "-", "-", "-");
     os << row.result();
@@ -503,8 +514,10 @@ static int writeCsv(llvm::ArrayRef<BenchRow> rows) {
     else
       os << ",,,,,,";
     if (benchTune && row.tunedCycles > 0)
-      os << llvm::format("%lld,%.3f,%.4f,%.4f,%d,", (long long)row.tunedCycles, row.tunedRatio(),
-                         row.tunedOverHeuristic(), row.modelError(), int(row.tuneBudgetHit));
+      os << llvm::format("%lld,%.3f,%.4f,", (long long)row.tunedCycles, row.tunedRatio(),
+                         row.tunedOverHeuristic())
+         << (row.modelError() >= 0 ? formatted("%.4f", row.modelError()) : std::string())
+         << "," << int(row.tuneBudgetHit) << ",";
     else if (benchTune)
       os << ",,,,,";
     os << csvField(row.result()) << "\n";
@@ -544,7 +557,8 @@ static int writeJson(llvm::ArrayRef<BenchRow> rows) {
             json.attribute("tuned_cycles", row.tunedCycles);
             json.attribute("tuned_ratio", row.tunedRatio());
             json.attribute("tuned_over_heuristic", row.tunedOverHeuristic());
-            json.attribute("model_error", row.modelError());
+            if (row.modelError() >= 0)
+              json.attribute("model_error", row.modelError());
             json.attribute("tune_budget_hit", row.tuneBudgetHit);
           }
         }

@@ -223,6 +223,9 @@ static int tuneOne(llvm::StringRef kernelPath, llvm::StringRef archName,
     if (tuneJobs)
       os << ", " << tuneJobs << " jobs";
     os << ")\n";
+    if (result->mismatches)
+      os << "warning: " << result->mismatches
+         << " plans compiled to wrong results (a compiler bug; see below)\n";
     if (result->budgetHit && result->batches == 0)
       os << "stopped by the budget before the first batch\n";
     else if (result->budgetHit)
@@ -243,7 +246,7 @@ static int tuneOne(llvm::StringRef kernelPath, llvm::StringRef archName,
       if (c->simulated >= 0)
         os << llvm::format("%10lld\n", (long long)c->simulated);
       else
-        os << "  mismatch or failure\n";
+        os << "         -  (" << llvm::StringRef(c->problem).split('\n').first << ")\n";
     }
     os << "heuristic: " << result->heuristicCycles << " cycles (predicted "
        << llvm::format("%.0f", result->heuristicPredicted) << "); tuned: " << result->bestCycles

@@ -92,6 +92,10 @@ struct TuneCandidate {
   int64_t simulated = -1;
   /// The batch that simulated it (0: not simulated).
   unsigned batch = 0;
+  /// Why a simulated plan has no cycles: the first diagnostic of its run
+  /// (the lowering rejected what the scheduler accepted), or "MISMATCH
+  /// against the interpreter" (a wrong result: a compiler bug).
+  std::string problem;
 };
 
 struct TuneResult {
@@ -112,6 +116,9 @@ struct TuneResult {
   /// a tile): not priced again.
   unsigned duplicates = 0;
   unsigned simulated = 0;
+  /// Simulated plans whose run failed, and whose results were wrong.
+  unsigned failures = 0;
+  unsigned mismatches = 0;
   unsigned batches = 0;
   /// The batch after which the best plan was known (0: the heuristic's),
   /// and the seconds it took to get there.
