@@ -109,6 +109,11 @@ ktarch.device @spyre clock_mhz = 1500 {
       ktarch.link @ld_to_pt : @ld -> @pt {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
       ktarch.link @sfp_to_st : @sfp -> @st {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
       ktarch.link @pt_to_st : @pt -> @st {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
+      // PT accumulators to and from the SFP without a trip through LX: the
+      // SFP presets them and takes the results for the epilogue
+      // (activation, scaling, casts). ASSUMED, as the FIFOs above.
+      ktarch.link @pt_to_sfp : @pt -> @sfp {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
+      ktarch.link @sfp_to_pt : @sfp -> @pt {bandwidth = 128, latency = 1, granule = 128, fifo_depth = 4}
       ktarch.link @st_to_lx : @st -> @lx {bandwidth = 128, latency = 2, granule = 128}
     }
   }

@@ -26,6 +26,13 @@
 //     for the store unit (`c_rows`, row-major);
 //  5. the DMA copies the stored rows to global memory.
 //
+// Where the schedule chose `accumulator_path = fifo`, step 3's matrix unit
+// sends each accumulator block straight to the vector unit and step 4's
+// round trip through scratchpad goes; with `accumulator_init = constant` the
+// matrix unit presets the accumulator with `vconst`, with `vector` the
+// vector unit sends it each init over a FIFO, instead of the init block
+// from scratchpad.
+//
 // Phases hand over through channels of one slot (the scratchpad regions);
 // within a phase the FIFOs between the units order the data. docs/run.md,
 // "Contractions on a matrix unit".
@@ -88,6 +95,12 @@ private:
   int64_t unitsPerCore = 1;
   Bytes inAccess, outAccess;
   std::map<std::string, int64_t> region;
+  /// The accumulator goes to the epilogue over a FIFO (else through the
+  /// store unit, scratchpad and the load unit); the matrix unit presets it
+  /// with `vconst` (else it receives the init block).
+  bool directAccumulator = false, presetAccumulator = false;
+  /// The vector unit sends the init over a FIFO to the matrix unit.
+  bool vectorInit = false;
 };
 
 FailureOr<Operand> ContractionLowering::operand(DictionaryAttr transfer) {
@@ -149,7 +162,11 @@ int64_t ContractionLowering::tileOffset(const Operand &t, int64_t tile) const {
 }
 
 LogicalResult ContractionLowering::collect() {
-  grid.assign(kernel.getGrid().begin(), kernel.getGrid().end());
+  // The contraction's grid: the kernel's, with merged tiles (`merge`).
+  auto merged = op->getAttrOfType<DenseI64ArrayAttr>("grid");
+  if (!merged || !decision("merge"))
+    return op.emitError("contraction without its merge decision and grid");
+  grid.assign(merged.asArrayRef().begin(), merged.asArrayRef().end());
   while (grid.size() < 3)
     grid.push_back(1);
   FailureOr<Operand> oa = operand(op.getA()), ob = operand(op.getB()), oc = operand(op.getC());
@@ -171,6 +188,13 @@ LogicalResult ContractionLowering::collect() {
   auto order = dyn_cast_or_null<ArrayAttr>(decision("loop_order"));
   auto split = dyn_cast_or_null<IntegerAttr>(decision("split"));
   auto regions = op->getAttrOfType<DictionaryAttr>("regions");
+  auto path = dyn_cast_or_null<StringAttr>(decision("accumulator_path"));
+  auto init = dyn_cast_or_null<StringAttr>(decision("accumulator_init"));
+  if (!path || !init)
+    return op.emitError("contraction without its accumulator path and init decisions");
+  directAccumulator = path.getValue() == "fifo";
+  presetAccumulator = init.getValue() == "constant";
+  vectorInit = init.getValue() == "vector";
   if (!block || block.size() != 3 || !mxu || !vec || !layout || !resident || !order ||
       !split || !regions || !op->getAttrOfType<StringAttr>("load_unit") ||
       !op->getAttrOfType<StringAttr>("store_unit") || !op->getAttrOfType<StringAttr>("memory"))
@@ -216,7 +240,9 @@ LogicalResult ContractionLowering::collect() {
   inAccess = ldRule->minSize;
   outAccess = stRule->minSize;
   if (Bytes(bm * bk * a.esize) != inAccess || Bytes(bk * bn * b.esize) != inAccess ||
-      Bytes(bm * bn * accBytes) != outAccess || outAccess != inAccess)
+      (!directAccumulator &&
+       (Bytes(bm * bn * accBytes) != outAccess || outAccess != inAccess)) ||
+      (!presetAccumulator && !vectorInit && Bytes(bm * bn * accBytes) != inAccess))
     return op.emitError("contraction blocks are not one access of the load and store units");
   return success();
 }
@@ -252,7 +278,9 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
   // DMA table: A, B, C byte offsets of the core's grid tile; ld and st peers.
   auto inputs = channel("in", "dma", "ld", fromTable(ldUnit, 3), nearest(dmaUnit));
   auto blocks = channel("blocks", "st", "ld", nearest(ldUnit), nearest(stUnit));
-  auto accumulated = channel("acc", "st", "ld", nearest(ldUnit), nearest(stUnit));
+  ktunit::ChannelOp accumulated;
+  if (!directAccumulator)
+    accumulated = channel("acc", "st", "ld", nearest(ldUnit), nearest(stUnit));
   auto outputs = channel("out", "st", "dma", nearest(dmaUnit), fromTable(stUnit, 4));
 
   auto spad = [&](StringRef name, int64_t offset = 0) {
@@ -315,7 +343,8 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     ld->acquire(blocks, Side::consumer);
     ld->loop(mb);
     ld->loop(nb);
-    ld->push(mxu, spad("init"), Bytes(accBlock));
+    if (!presetAccumulator && !vectorInit)
+      ld->push(mxu, spad("init"), Bytes(accBlock));
     ld->loop(kb);
     ld->push(mxu, term(term(spad("a_blocks"), 0, kb * msg), 2, msg), inAccess);
     ld->push(mxu, term(term(spad("b_blocks"), 2, nb * msg), 1, msg), inAccess);
@@ -324,25 +353,31 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     ld->end();
     ld->release(blocks, Side::consumer);
     // The accumulator blocks of each stored access, to the epilogue.
-    ld->acquire(accumulated, Side::consumer);
-    int64_t perAccess = outElems / bn;
-    ld->loop(mb);
-    ld->loop(cSticks);
-    for (int64_t j = 0; j < perAccess; ++j)
-      ld->push(vec, term(term(spad("acc", j * accBlock), 0, nb * accBlock), 1, perAccess * accBlock),
-               Bytes(accBlock));
-    ld->end();
-    ld->end();
-    ld->release(accumulated, Side::consumer);
+    if (!directAccumulator) {
+      ld->acquire(accumulated, Side::consumer);
+      int64_t perAccess = outElems / bn;
+      ld->loop(mb);
+      ld->loop(cSticks);
+      for (int64_t j = 0; j < perAccess; ++j)
+        ld->push(vec,
+                 term(term(spad("acc", j * accBlock), 0, nb * accBlock), 1, perAccess * accBlock),
+                 Bytes(accBlock));
+      ld->end();
+      ld->end();
+      ld->release(accumulated, Side::consumer);
+    }
     if (failed(ld->status()))
       return failure();
   }
   {
     auto vec = program("vec", vecUnit, unitInstances, 0);
-    dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit);
+    dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit), mxu = nearest(mxuUnit);
     Reg init = vec->newReg();
-    vec->vconst(init, accType, Elements(bm * bn), op.getInit().convertToDouble());
-    vec->send(st, init);
+    if (!presetAccumulator) {
+      vec->vconst(init, accType, Elements(bm * bn), op.getInit().convertToDouble());
+      if (!vectorInit)
+        vec->send(st, init);
+    }
     // Blocks of `width` lanes from `count` rows: concat of their slices.
     auto emitBlocks = [&](int64_t rows, int64_t width) {
       SmallVector<Reg> row;
@@ -372,6 +407,13 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     emitBlocks(bk, bn);
     vec->end();
     vec->end();
+    // Inits sent ahead to the matrix unit, when its accumulators go back
+    // through scratchpad (the vector unit waits for nothing meanwhile).
+    if (vectorInit && !directAccumulator) {
+      vec->loop(mb * nb);
+      vec->send(mxu, init);
+      vec->end();
+    }
     // Epilogue: cast the blocks of one stored access, join their rows.
     int64_t perAccess = outElems / bn;
     vec->loop(mb);
@@ -379,7 +421,11 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     SmallVector<Reg> cast;
     for (int64_t j = 0; j < perAccess; ++j) {
       Reg block = vec->newReg();
-      vec->recv(block, accType, Elements(bm * bn), ld);
+      // Each block's init just before its result: the matrix unit takes
+      // one, folds K, sends the result back.
+      if (vectorInit && directAccumulator)
+        vec->send(mxu, init);
+      vec->recv(block, accType, Elements(bm * bn), directAccumulator ? mxu : ld);
       if (c.regType != accType) {
         Reg narrowed = vec->newReg();
         vec->cast(narrowed, c.regType, block);
@@ -409,13 +455,16 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     Reg acc = mxu->newReg(), lhs = mxu->newReg(), rhs = mxu->newReg();
     mxu->loop(mb);
     mxu->loop(nb);
-    mxu->recv(acc, accType, Elements(bm * bn), ld);
+    if (presetAccumulator)
+      mxu->vconst(acc, accType, Elements(bm * bn), op.getInit().convertToDouble());
+    else
+      mxu->recv(acc, accType, Elements(bm * bn), vectorInit ? nearest(vecUnit) : ld);
     mxu->loop(kb);
     mxu->recv(lhs, a.regType, Elements(bm * bk), ld);
     mxu->recv(rhs, b.regType, Elements(bk * bn), ld);
     mxu->mma(acc, lhs, rhs, Elements(bk));
     mxu->end();
-    mxu->send(st, acc);
+    mxu->send(directAccumulator ? nearest(vecUnit) : st, acc);
     mxu->end();
     mxu->end();
     if (failed(mxu->status()))
@@ -425,7 +474,8 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     auto st = program("st", stUnit, unitInstances, 0);
     dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
     st->acquire(blocks, Side::producer);
-    st->pop(vec, spad("init"), Bytes(accBlock));
+    if (!presetAccumulator && !vectorInit)
+      st->pop(vec, spad("init"), Bytes(accBlock));
     st->loop(mb);
     st->loop(aSticks);
     for (int64_t j = 0; j < inElems / bk; ++j)
@@ -441,13 +491,15 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     st->end();
     st->end();
     st->release(blocks, Side::producer);
-    st->acquire(accumulated, Side::producer);
-    st->loop(mb);
-    st->loop(nb);
-    st->pop(mxu, term(term(spad("acc"), 0, nb * accBlock), 1, accBlock), Bytes(accBlock));
-    st->end();
-    st->end();
-    st->release(accumulated, Side::producer);
+    if (!directAccumulator) {
+      st->acquire(accumulated, Side::producer);
+      st->loop(mb);
+      st->loop(nb);
+      st->pop(mxu, term(term(spad("acc"), 0, nb * accBlock), 1, accBlock), Bytes(accBlock));
+      st->end();
+      st->end();
+      st->release(accumulated, Side::producer);
+    }
     st->acquire(outputs, Side::producer);
     st->loop(mb);
     st->loop(cSticks);

@@ -28,7 +28,18 @@
 //    registers across the whole K sum (loop order m, n, k: k innermost);
 //    both operand tiles stay resident in scratchpad for the grid tile;
 //  * the split over sub-core instances: one instance per core (the
-//    tile's blocks are not divided among sub-cores yet).
+//    tile's blocks are not divided among sub-cores yet);
+//  * the accumulator's path to the epilogue: `fifo` where the description
+//    links the matrix unit to the vector unit by a FIFO (the block is one
+//    message), else `scratchpad` (one store access, read back by the load
+//    unit); its init (`accumulator_init`): `constant` (`vconst` on the
+//    matrix unit) where the matrix unit has the `copy` class and lanes for
+//    the accumulator type, else `vector` (the vector unit sends it over a
+//    FIFO link to the matrix unit) where there is one, else `scratchpad`
+//    (an init block, one load access);
+//  * `merge`: where the tile's N columns are not whole accesses (B's rows,
+//    the stored rows), consecutive grid tiles along the grid dimension
+//    that steps N become one (the contraction's `grid`).
 //
 // Each decision is a #ktsched.decision (source heuristic, or plan when a
 // plan replays it). The scratchpad regions (facts) follow: the row-major
@@ -90,6 +101,43 @@ int64_t bytesOf(Type type) { return elementSize(type).bytes.count(); }
 
 ArrayRef<int64_t> shapeOf(DictionaryAttr transfer) {
   return cast<DenseI64ArrayAttr>(transfer.get("shape")).asArrayRef();
+}
+
+/// `transfer` with its shape along `dim` times `factor` and grid dimension
+/// `gridDim` of its origin scaled by `factor` (merged grid tiles).
+DictionaryAttr merged(DictionaryAttr transfer, int64_t dim, unsigned gridDim, int64_t factor) {
+  Builder b(transfer.getContext());
+  SmallVector<int64_t> shape(shapeOf(transfer));
+  shape[dim] *= factor;
+  AffineMap origin = cast<AffineMapAttr>(transfer.get("origin")).getValue();
+  AffineExpr g = b.getAffineDimExpr(gridDim);
+  origin = origin.replace(g, g * factor, origin.getNumDims(), 0);
+  NamedAttrList entries(transfer);
+  entries.set("shape", b.getDenseI64ArrayAttr(shape));
+  entries.set("origin", AffineMapAttr::get(origin));
+  return entries.getDictionary(transfer.getContext());
+}
+
+/// The grid dimension whose tiles step the N columns of `op` by exactly the
+/// tile's N (B and C origins along N are n * g + constant; A does not
+/// depend on g), if one does.
+std::optional<unsigned> columnGridDim(ContractionOp op, int64_t n) {
+  auto originOf = [](DictionaryAttr t) { return cast<AffineMapAttr>(t.get("origin")).getValue(); };
+  AffineMap a = originOf(op.getA()), bo = originOf(op.getB()), c = originOf(op.getC());
+  for (unsigned g = 0; g < 3; ++g) {
+    auto step = [&](AffineExpr e) -> std::optional<int64_t> {
+      AffineExpr d = getAffineDimExpr(g, e.getContext());
+      AffineExpr diff = e.replace(d, d + 1) - e;
+      diff = simplifyAffineExpr(diff, kOriginDims, 0);
+      if (auto cst = dyn_cast<AffineConstantExpr>(diff))
+        return cst.getValue();
+      return std::nullopt;
+    };
+    if (step(bo.getResult(1)) == n && step(c.getResult(1)) == n && step(a.getResult(0)) == 0 &&
+        step(a.getResult(1)) == 0 && step(bo.getResult(0)) == 0 && step(c.getResult(0)) == 0)
+      return g;
+  }
+  return std::nullopt;
 }
 
 LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchModel &model,
@@ -160,11 +208,68 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
            << " (op classes copy and cast, lanes for the operand and accumulator types, fed "
               "and drained by the same load and store units) lays the operands out in blocks";
 
+  // The accumulator reaches the epilogue over a FIFO link of its own when
+  // the description has one (then its block is one message, of any size
+  // the FIFO holds), else through the store unit and scratchpad. The
+  // matrix unit presets its accumulator itself where it has the `copy`
+  // class, else it receives an init block from scratchpad.
+  std::optional<LinkId> direct, preset;
+  for (LinkId link : model.outLinks(*matrix))
+    if (model.link(link).to == *vector && model.link(link).isFifo())
+      direct = link;
+  for (LinkId link : model.inLinks(*matrix))
+    if (model.link(link).from == *vector && model.link(link).isFifo())
+      preset = link;
+  const ComputeInfo &matrixInfo = model.node(*matrix).compute;
+  StringRef init = matrixInfo.issueCost("copy") && matrixInfo.lanesFor(accType) ? "constant"
+                   : preset                                                      ? "vector"
+                                                                                 : "scratchpad";
+  bool presets = init != "scratchpad";
+
   std::optional<Bytes> inAccess = accessSize(model, matrixPorts->load, spad);
   std::optional<Bytes> outAccess = accessSize(model, matrixPorts->store, spad);
   if (!inAccess || !outAccess)
     return op.emitError("the load and store units of @")
            << model.node(*matrix).name << " must move one fixed access size each";
+  // Stored rows and B rows must be whole accesses (one grid tile never
+  // writes part of another's); where N is too narrow, consecutive grid
+  // tiles along the dimension that steps N merge into one (`merge`).
+  auto rowsWhole = [&](int64_t columns) {
+    return (columns * bytesOf(inputType)) % inAccess->count() == 0 &&
+           (columns * bytesOf(outputType)) % outAccess->count() == 0;
+  };
+  SmallVector<int64_t> grid(kernel.getGrid());
+  while (grid.size() < 3)
+    grid.push_back(1);
+  if (!op->hasAttr("merge")) {
+    int64_t factor = 1;
+    std::optional<unsigned> dim;
+    if (!rowsWhole(n)) {
+      dim = columnGridDim(op, n);
+      if (dim)
+        for (int64_t f = 2; f <= grid[*dim]; ++f)
+          if (grid[*dim] % f == 0 && rowsWhole(n * f)) {
+            factor = f;
+            break;
+          }
+      if (factor == 1)
+        return op.emitError("the contraction's rows (N = ")
+               << n << " elements) are not whole " << inAccess->count()
+               << "-byte accesses and no merge of consecutive grid tiles makes them whole";
+    }
+    op->setAttr("merge", decide(b.getDictionaryAttr(
+                                    {b.getNamedAttr("dim", b.getI64IntegerAttr(dim ? *dim : 0)),
+                                     b.getNamedAttr("factor", b.getI64IntegerAttr(factor))}),
+                                kHeuristic));
+    if (factor > 1) {
+      op.setBAttr(merged(op.getB(), 1, *dim, factor));
+      op.setCAttr(merged(op.getC(), 1, *dim, factor));
+      n *= factor;
+      grid[*dim] /= factor;
+    }
+  }
+  op->setAttr("grid", b.getDenseI64ArrayAttr(grid));
+
   int64_t inElems = inAccess->count() / bytesOf(inputType);
   int64_t accBytes = bytesOf(accType), outBytes = bytesOf(outputType);
   auto [rows, cols] = *model.node(*matrix).compute.matrixShape;
@@ -181,7 +286,20 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     if (inElems % bk)
       continue;
     int64_t bn = inElems / bk;
-    if (bm * bn * accBytes != outAccess->count() || m % bm || n % bn || k % bk)
+    int64_t accBlock = bm * bn * accBytes;
+    if (m % bm || n % bn || k % bk)
+      continue;
+    // Through scratchpad, the block is one store access and, read back to
+    // the epilogue, one load access; an init block is one load access.
+    if (!direct && (accBlock != outAccess->count() || accBlock != inAccess->count()))
+      continue;
+    if (!presets && accBlock != inAccess->count())
+      continue;
+    if (direct && accBlock > model.link(*direct).granule.count() *
+                                 *model.link(*direct).fifoDepth)
+      continue;
+    if (preset && init == "vector" &&
+        accBlock > model.link(*preset).granule.count() * *model.link(*preset).fifoDepth)
       continue;
     int64_t issues = ((bm + rows - 1) / rows) * ((bn + cols - 1) / cols) *
                      ((bk + lanes - 1) / lanes);
@@ -196,14 +314,16 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
            << m << "x" << n << "x" << k << " contraction fits @" << model.node(*matrix).name
            << ": an A block (M x K) and a B block (K x N) must each be one "
            << inAccess->count() << "-byte access of @" << model.node(matrixPorts->load).name
-           << " and the accumulator block (M x N of " << accType << ") one "
-           << outAccess->count() << "-byte access of @" << model.node(matrixPorts->store).name
+           << " and the accumulator block (M x N of " << accType << ") "
+           << (direct ? "one message of the FIFO to the vector unit"
+                      : ("one " + std::to_string(outAccess->count()) + "-byte access of @" +
+                         model.node(matrixPorts->store).name))
            << ", each dividing the tile";
   auto [bm, bn, bk] = *best;
 
   // The epilogue writes whole rows of stored elements, one access each.
   int64_t outElems = outAccess->count() / outBytes;
-  if ((n * outBytes) % outAccess->count() || outElems % bn)
+  if (!rowsWhole(n) || outElems % bn)
     return op.emitError("the stored rows (")
            << n << " elements of " << outputType << ") are not whole "
            << outAccess->count() << "-byte accesses of @" << model.node(matrixPorts->store).name
@@ -224,6 +344,8 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   decision("resident", b.getStringAttr("accumulator"));
   decision("loop_order", b.getStrArrayAttr({"m", "n", "k"}));
   decision("split", b.getI64IntegerAttr(1));
+  decision("accumulator_path", b.getStringAttr(direct ? "fifo" : "scratchpad"));
+  decision("accumulator_init", b.getStringAttr(init));
   op->setAttr("load_unit", b.getStringAttr(model.node(matrixPorts->load).name));
   op->setAttr("store_unit", b.getStringAttr(model.node(matrixPorts->store).name));
   op->setAttr("memory", b.getStringAttr(model.node(spad).name));
@@ -232,9 +354,13 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   Bytes alignment = memoryAlignment(model, spad);
   int64_t es = bytesOf(inputType);
   SmallVector<std::pair<StringRef, int64_t>> regions = {
-      {"a_rows", m * k * es},   {"b_rows", k * n * es},         {"a_blocks", m * k * es},
-      {"b_blocks", k * n * es}, {"init", bm * bn * accBytes},   {"acc", m * n * accBytes},
-      {"c_rows", m * n * outBytes}};
+      {"a_rows", m * k * es}, {"b_rows", k * n * es}, {"a_blocks", m * k * es},
+      {"b_blocks", k * n * es}};
+  if (!presets)
+    regions.push_back({"init", bm * bn * accBytes});
+  if (!direct)
+    regions.push_back({"acc", m * n * accBytes});
+  regions.push_back({"c_rows", m * n * outBytes});
   SmallVector<NamedAttribute> placed;
   Bytes next(0);
   for (auto [name, bytes] : regions) {
