@@ -559,6 +559,68 @@ FailureOr<ks::KernelOp> ktflow::cost::scheduledKernel(ModuleOp scheduledModule) 
   return *kernels.begin();
 }
 
+/// The roofline work of a contraction, from its recorded decisions: per
+/// (merged) grid tile, A and B read from global memory once and C written
+/// once (the reuse the schedule has: a grid tile's operands stay in
+/// scratchpad); every mma's operand blocks from scratchpad to the matrix
+/// unit (one A and one B block per mma: nothing stays in the unit's
+/// registers but the accumulator); the accumulator blocks to the epilogue;
+/// M x N x K multiply-adds on the matrix unit and the cast on the vector
+/// unit. The vector unit's relayout of the rows into blocks is not
+/// charged: a layout the frontend gave in blocks would not need it, so it
+/// is the schedule's cost above the bound.
+static LogicalResult addContraction(ks::KernelOp kernel, ks::ContractionOp op,
+                                    const arch::ArchModel &model, arch::Workload &workload) {
+  auto name = [&](StringRef attr) -> std::optional<arch::NodeId> {
+    Attribute value = op->getAttr(attr);
+    if (auto decision = llvm::dyn_cast_or_null<ks::DecisionAttr>(value))
+      value = decision.getValue();
+    auto text = llvm::dyn_cast_or_null<StringAttr>(value);
+    return text ? model.lookupNode(text.getValue()) : std::nullopt;
+  };
+  std::optional<arch::NodeId> mxu = name("matrix_unit"), vec = name("vector_unit"),
+                              spad = name("memory");
+  auto block = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(
+      llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr("block"))
+          ? llvm::cast<ks::DecisionAttr>(op->getAttr("block")).getValue()
+          : Attribute());
+  auto grid = op->getAttrOfType<DenseI64ArrayAttr>("grid");
+  auto globals = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!mxu || !vec || !spad || !block || block.size() != 3 || !grid || globals.empty())
+    return op.emitError("contraction without the decisions of ktsched-schedule-contraction");
+  auto tensorOf = [&](DictionaryAttr t) {
+    return llvm::cast<ks::TensorOp>(SymbolTable::lookupSymbolIn(
+        kernel, llvm::cast<FlatSymbolRefAttr>(t.get("tensor")).getValue()));
+  };
+  auto shape = [](DictionaryAttr t) { return llvm::cast<DenseI64ArrayAttr>(t.get("shape")); };
+  Type inType = tensorOf(op.getA()).getElementType(), outType = tensorOf(op.getC()).getElementType();
+  Type accType = op.getAccumulatorType();
+  int64_t es = ks::elementSize(inType).bytes.count(), eo = ks::elementSize(outType).bytes.count();
+  int64_t ea = ks::elementSize(accType).bytes.count();
+  int64_t m = shape(op.getA())[0], k = shape(op.getA())[1], n = shape(op.getB())[1];
+  int64_t bm = block[0], bn = block[1], bk = block[2];
+  int64_t tiles = 1;
+  for (int64_t g : grid.asArrayRef())
+    tiles *= g;
+  auto chargeRoute = [&](arch::NodeId from, arch::NodeId to, int64_t bytes) {
+    if (auto route = model.route({from, 0}, {to, 0}))
+      model.addRouteTraffic(workload, *route, Bytes(bytes));
+  };
+  arch::NodeId global = globals.front();
+  chargeRoute(global, *spad, tiles * (m * k + k * n) * es);
+  chargeRoute(*spad, global, tiles * m * n * eo);
+  int64_t mmas = (m / bm) * (n / bn) * (k / bk);
+  chargeRoute(*spad, *mxu, tiles * mmas * (bm * bk + bk * bn) * es);
+  chargeRoute(*mxu, *vec, tiles * m * n * ea);
+  workload.addCompute(*mxu, "matmul", inType, tiles * m * n * k);
+  if (outType != accType)
+    workload.addCompute(*vec, "cast", accType, tiles * m * n);
+  llvm::SmallVector<arch::GroupId, 4> chain = model.groupChain(model.node(*mxu).group);
+  if (chain.size() > 1)
+    workload.setActiveInstances(chain[1], std::min<int64_t>(tiles, model.group(chain[1]).count));
+  return success();
+}
+
 FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule,
                                                         const arch::ArchModel &model) {
   FailureOr<ks::KernelOp> sole = cost::scheduledKernel(scheduledModule);
@@ -570,7 +632,11 @@ FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule
   for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>())
     if (failed(builder.addGroup(group)))
       return failure();
-  return builder.take();
+  arch::Workload workload = builder.take();
+  for (ks::ContractionOp op : kernel.getBody().getOps<ks::ContractionOp>())
+    if (failed(addContraction(kernel, op, model, workload)))
+      return failure();
+  return workload;
 }
 
 FailureOr<arch::Workload> ktflow::cost::computeGroupWorkload(ks::KernelOp kernel, ks::GroupOp group,

@@ -30,6 +30,7 @@
 #include "ktflow/Tune/PlanSpace.h"
 
 #include "ktflow/Gen/BenchKernel.h"
+#include "ktflow/Gen/MatmulKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/InitAll.h"
 #include "ktflow/Run/RunKernel.h"
@@ -117,10 +118,20 @@ struct BenchCase {
   int64_t rows;
   int64_t cols;
   int64_t grid;
+  /// A matmul of M = N = K = `matmul` (gen/MatmulKernel.h) instead of the
+  /// kind's kernel.
+  int64_t matmul = 0;
+  std::string kindName() const {
+    return matmul ? std::string("matmul") : gen::benchKindName(kind).str();
+  }
+  std::string shape() const {
+    if (matmul)
+      return (llvm::Twine(matmul) + "x" + llvm::Twine(matmul) + "x" + llvm::Twine(matmul)).str();
+    return (llvm::Twine(rows) + "x" + llvm::Twine(cols)).str();
+  }
   std::string name() const {
-    return (gen::benchKindName(kind) + "-" + gen::elemTypeName(type) + "-" +
-            llvm::Twine(rows) + "x" + llvm::Twine(cols) + "-g" + llvm::Twine(grid))
-        .str();
+    return kindName() + "-" + gen::elemTypeName(type).str() + "-" + shape() + "-g" +
+           std::to_string(grid);
   }
 };
 
@@ -207,6 +218,16 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
         }
       }
     }
+  }
+  // Matmuls M = N = K in {256, ..., 2048}, f16 (f32 sums); the size is
+  // A's and B's bytes.
+  for (int64_t size : {256, 512, 1024, 2048}) {
+    int64_t bytes = 2 * size * size * 2;
+    if (bytes < minBytes || bytes > maxBytes)
+      continue;
+    for (int64_t grid : {1, 8, 32})
+      if (grid <= cores && !gen::matmulProblem(size, size, size, grid))
+        cases.push_back({gen::BenchKind::Add, gen::ElemType::F16, size, size, grid, size});
   }
   return cases;
 }
@@ -323,10 +344,12 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
 
   gen::KernelSpec spec = gen::benchKernel(benchCase.kind, benchCase.rows, benchCase.cols,
                                           benchCase.type, benchCase.grid);
+  std::string text = benchCase.matmul ? gen::matmulKernel(benchCase.matmul, benchCase.matmul,
+                                                          benchCase.matmul, benchCase.grid)
+                                      : gen::printKernel(spec);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(gen::printKernel(spec), benchCase.name() + ".mlir"),
-      llvm::SMLoc());
+      llvm::MemoryBuffer::getMemBufferCopy(text, benchCase.name() + ".mlir"), llvm::SMLoc());
   mlir::AsmParserState asmState;
   mlir::OwningOpRef<mlir::ModuleOp> module =
       tool::parseKernelSource(sourceMgr, context, asmState, benchCase.name() + ".mlir");
@@ -339,7 +362,8 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   run::RunOptions options;
   options.arch = archName.str();
   options.seed = benchSeed;
-  options.args = spec.launchArgs();
+  if (!benchCase.matmul)
+    options.args = spec.launchArgs();
   std::string message;
   mlir::FailureOr<run::RunReport> report = run::runKernel(
       *module, model, interp::collectSourceNames(asmState), options, message);
@@ -368,6 +392,12 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
          << ", expected " << output.expected;
       break;
     }
+  // Contractions have no V1 plan and no plan variants yet.
+  if (benchCase.matmul) {
+    row.v1Problem = "no V1 plan for a contraction";
+    row.tuneProblem = "contractions are not tuned yet";
+    return row;
+  }
   if (benchV1 && row.outcome == Outcome::Match)
     runV1(context, model, archName, benchCase, *module, interp::collectSourceNames(asmState),
           report->planJson, row);
@@ -399,9 +429,7 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   return row;
 }
 
-static std::string shapeOf(const BenchCase &c) {
-  return (llvm::Twine(c.rows) + "x" + llvm::Twine(c.cols)).str();
-}
+static std::string shapeOf(const BenchCase &c) { return c.shape(); }
 
 static bool measured(const BenchRow &row) {
   return row.outcome == Outcome::Match || row.outcome == Outcome::Mismatch;
@@ -425,7 +453,7 @@ static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
   os << "result\n";
   for (const BenchRow &row : rows) {
     const BenchCase &c = row.benchCase;
-    std::string kind = gen::benchKindName(c.kind).str();
+    std::string kind = c.kindName();
     std::string dtype = gen::elemTypeName(c.type).str();
     if (measured(row))
       os << llvm::format("%-13s %-5s %-8s %-11s %4lld %12.0f %12lld %7.2f %-24s %10.1f %10.1f  ",
@@ -506,7 +534,7 @@ static int writeCsv(llvm::ArrayRef<BenchRow> rows) {
   os << "result\n";
   for (const BenchRow &row : rows) {
     const BenchCase &c = row.benchCase;
-    os << gen::benchKindName(c.kind) << "," << gen::elemTypeName(c.type) << "," << row.arch
+    os << c.kindName() << "," << gen::elemTypeName(c.type) << "," << row.arch
        << "," << shapeOf(c) << "," << c.grid << ",";
     if (measured(row))
       os << llvm::format("%.0f,%lld,%.3f,", row.bound, (long long)row.cycles, row.ratio())
@@ -536,7 +564,7 @@ static int writeJson(llvm::ArrayRef<BenchRow> rows) {
     for (const BenchRow &row : rows) {
       const BenchCase &c = row.benchCase;
       json.object([&] {
-        json.attribute("kernel", gen::benchKindName(c.kind));
+        json.attribute("kernel", c.kindName());
         json.attribute("dtype", gen::elemTypeName(c.type));
         json.attribute("arch", row.arch);
         json.attribute("rows", c.rows);

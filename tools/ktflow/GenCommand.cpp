@@ -13,6 +13,7 @@
 #include "KernelSource.h"
 
 #include "ktflow/Gen/BenchKernel.h"
+#include "ktflow/Gen/MatmulKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/Gen/RandomKernel.h"
 #include "ktflow/InitAll.h"
@@ -57,7 +58,7 @@ static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
                        "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, colsum, rowloop, softmax, "
-                       "layernorm, rmsnorm, rope, swiglu, fill"),
+                       "layernorm, rmsnorm, rope, swiglu, fill, matmul (--shape MxNxK)"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"),
@@ -160,6 +161,27 @@ static int runGen() {
     if (genCount > 1)
       return runRandomSeeds(options);
     spec = randomKernel(genSeed, options);
+  } else if (genKernel == "matmul") {
+    // Example 10's form (MatmulKernel.h): --shape MxNxK, f16 only.
+    if (genDtype != "f16")
+      return fail("--kernel matmul is f16 (products summed in f32), got --dtype " + genDtype);
+    llvm::SmallVector<llvm::StringRef, 3> parts;
+    llvm::StringRef(genShape).split(parts, 'x');
+    int64_t dims[3] = {0, 0, 0};
+    if (parts.size() != 3 || parts[0].getAsInteger(10, dims[0]) ||
+        parts[1].getAsInteger(10, dims[1]) || parts[2].getAsInteger(10, dims[2]))
+      return fail("--kernel matmul takes --shape MxNxK, got '" + genShape + "'");
+    if (std::optional<std::string> problem = matmulProblem(dims[0], dims[1], dims[2], genGrid))
+      return fail("--kernel matmul: " + *problem);
+    std::string text = matmulKernel(dims[0], dims[1], dims[2], genGrid);
+    if (genVerify) {
+      mlir::DialectRegistry registry;
+      ktflow::registerAllDialects(registry);
+      mlir::MLIRContext context(registry);
+      if (!verifyKernel(context, text, genOutput == "-" ? "<generated>" : genOutput.getValue()))
+        return fail("the generated kernel does not verify");
+    }
+    return writeText(genOutput, text);
   } else {
     std::optional<BenchKind> kind = parseBenchKind(genKernel);
     if (!kind)
