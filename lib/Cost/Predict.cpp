@@ -18,6 +18,13 @@
 // tiles latency, not bandwidth, sets the pace. With depth 1 nothing
 // overlaps: each instance's own link time + compute + (steps - 1) x (in +
 // out latency), at least the shared memory's time.
+// A group of phases computes more than its roofline charges (each body op
+// once per element): its compute is priced as the lowering issues it, per
+// row from the schedule's phase split (Schedule/PhaseValues.h): every
+// phase's per-vector ops (all of them again where `phase_values =
+// recompute`, only those no earlier phase computed where `registers`),
+// the folds, the per-row ops on one element and their broadcasts, and a
+// send per result vector.
 // The model reads the recorded decisions (tile counts, split, depth,
 // routes), never the lowering or the simulator. docs/cost.md gives its
 // measured error (`ktflow cost eval`).
@@ -26,7 +33,9 @@
 #include "ktflow/Cost/Predict.h"
 
 #include "ktflow/Cost/Workload.h"
+#include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/PhaseValues.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -102,6 +111,91 @@ int64_t maxTrips(ks::KernelOp kernel, ks::GroupOp group) {
   return std::max<int64_t>(1, *llvm::max_element(*trips));
 }
 
+/// The issue cycles the lowering spends on a group of phases, over all its
+/// rows (std::nullopt for any other group, or one it cannot price).
+std::optional<double> phaseIssueCycles(ks::KernelOp kernel, ks::GroupOp group,
+                                       const arch::ArchModel &model) {
+  if (!group->hasAttr("phases"))
+    return std::nullopt;
+  ks::StageOp compute = ks::computeStage(group);
+  std::optional<arch::NodeId> unit = ks::boundComputeUnit(group, model);
+  std::optional<int64_t> lanes = compute ? ks::decisionInt(compute, "vector") : std::nullopt;
+  if (!compute || !unit || !lanes)
+    return std::nullopt;
+  FailureOr<ks::PhaseSplit> split =
+      ks::splitPhases(compute, ks::uniformComputeArguments(compute), /*diagnose=*/false);
+  SmallVector<int64_t> tile = ks::groupTile(group);
+  int64_t step = ks::vectorStep(group, *lanes);
+  if (failed(split) || tile.empty() || step < 1)
+    return std::nullopt;
+  const arch::ComputeInfo &info = model.node(*unit).compute;
+  auto cost = [&](StringRef opClass) -> double {
+    std::optional<Cycles> c = info.issueCost(opClass);
+    return c ? double(c->count()) : 0.0;
+  };
+  auto issues = [&](Type type, int64_t count) -> double {
+    std::optional<int64_t> l = info.lanesFor(type);
+    return l && *l > 0 ? double((count + *l - 1) / *l) : double(count);
+  };
+  // One instruction over `count` elements: the issues of its widest type.
+  auto opCycles = [&](Operation *op, int64_t count) -> double {
+    auto vop = llvm::dyn_cast<ks::VectorOp>(op);
+    if (!vop)
+      return 0;
+    StringRef kind = vop.getKind();
+    if (kind == "copy" && op->getNumOperands() == 1)
+      return 0; // forwarded, no instruction
+    double n = 0;
+    for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      n = std::max(n, issues(t, count));
+    return cost(kind == "const" ? "copy" : kind) * n;
+  };
+  bool carried = false;
+  if (auto v = llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(group, ks::kPhaseValues)))
+    carried = v.getValue() == ks::kPhaseValuesInRegisters;
+  int64_t rowLength = tile.back();
+  int64_t vectors = (rowLength + step - 1) / step;
+  bool partial = rowLength % step != 0;
+  Block &body = compute->getRegion(0).front();
+  double perRow = 0;
+  for (const ks::PhaseSplit::Phase &phase : split->phases) {
+    const DenseSet<Operation *> &ops = carried ? phase.residentOps : phase.vectorOps;
+    for (Operation &op : body)
+      if (ops.contains(&op))
+        perRow += vectors * opCycles(&op, step);
+    for (Operation *r : phase.reductions) {
+      Type type = r->getResult(0).getType();
+      auto combiner = r->getAttrOfType<StringAttr>("combiner");
+      double combine = cost(combiner ? combiner.getValue() : "add") * issues(type, step);
+      perRow += (vectors - 1) * combine + cost("reduce") * issues(type, step);
+      if (partial) // the padding lanes replaced by the identity
+        perRow += 2 * cost("copy") * issues(type, step);
+    }
+    for (Operation &op : body)
+      if (phase.rowOps.contains(&op))
+        perRow += opCycles(&op, 1);
+  }
+  for (Value v : split->broadcastRowValues)
+    perRow += cost("copy") * issues(v.getType(), step);
+  // A send per result vector, at the link from the compute unit to a
+  // store unit.
+  int64_t bandwidth = 0;
+  for (const arch::Link &link : model.links())
+    if (link.from == *unit && model.node(link.to).kind == arch::NodeKind::StoreUnit && !bandwidth)
+      bandwidth = link.bandwidth.bytesPerCycle;
+  if (auto yield = llvm::dyn_cast<ks::YieldOp>(body.getTerminator()))
+    for (Value v : yield.getValues()) {
+      Bytes bytes = toBytes(Elements(step), ks::elementSize(v.getType()));
+      perRow += vectors * (bandwidth > 0 ? double((bytes.count() + bandwidth - 1) / bandwidth)
+                                         : 1.0);
+    }
+  int64_t rows = 1;
+  ArrayRef<int64_t> space = group.getSpace();
+  for (int64_t d : space.drop_back())
+    rows *= d;
+  return perRow * rows * gridTilesOf(kernel) * maxTrips(kernel, group);
+}
+
 FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
                                         const arch::ArchModel &model) {
   GroupPrediction p;
@@ -166,6 +260,12 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
     (load.resource.kind == arch::Resource::Kind::Compute ? compute : memory) =
         std::max(load.resource.kind == arch::Resource::Kind::Compute ? compute : memory,
                  load.cycles);
+  // A group of phases issues what its lowering issues.
+  if (std::optional<double> issued = phaseIssueCycles(kernel, group, model))
+    for (const arch::ResourceLoad &load : bound->loads)
+      if (load.resource.kind == arch::Resource::Kind::Compute && load.throughput > 0 &&
+          load.cycles == compute)
+        compute = std::max(compute, *issued / load.throughput);
   double inLatency = routeLatency(loadLinks);
   double outLatency = routeLatency(storeLinks);
   // A slot is refilled only after its step's data came in, was drained and

@@ -36,6 +36,7 @@
 #include "ktflow/Cost/Workload.h"
 
 #include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/PhaseValues.h"
 #include "ktflow/Schedule/RowLayout.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 #include "mlir/IR/AffineMap.h"
@@ -236,6 +237,21 @@ static void countPhaseReads(GroupShape &shape) {
       roots[0].append(yield.getValues().begin(), yield.getValues().end()); // the final phase
   }
   SmallVector<int64_t> argReads(body.getNumArguments(), 0);
+  // Where the per-phase results stay in registers (`phase_values =
+  // registers`), a phase reads only the arguments no earlier phase's
+  // carried values cover.
+  auto decision =
+      llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(shape.group, ks::kPhaseValues));
+  if (decision && decision.getValue() == ks::kPhaseValuesInRegisters) {
+    FailureOr<ks::PhaseSplit> split = ks::splitPhases(
+        shape.computeStage, ks::uniformComputeArguments(shape.computeStage), /*diagnose=*/false);
+    if (succeeded(split)) {
+      for (const ks::PhaseSplit::Phase &phase : split->phases)
+        for (auto [i, read] : llvm::enumerate(phase.residentArgsRead))
+          argReads[i] += read ? 1 : 0;
+      roots.clear();
+    }
+  }
   for (auto &[phase, values] : roots) {
     llvm::DenseSet<Value> seen;
     SmallVector<Value> work(values);

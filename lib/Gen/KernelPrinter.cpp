@@ -481,7 +481,9 @@ void Printer::printNode(unsigned index) {
     break;
   }
   case NodeKind::RowReduce: {
-    Output fold{n.binary == BinaryOp::Max ? OutputKind::ReduceMax : OutputKind::ReduceSum,
+    Output fold{n.binary == BinaryOp::Max   ? OutputKind::ReduceMax
+                : n.binary == BinaryOp::Min ? OutputKind::ReduceMin
+                                            : OutputKind::ReduceSum,
                 n.operands[0], 0};
     std::string reduced = reduction(fold, reductionInit(fold));
     std::string init = fresh("init");
@@ -833,7 +835,10 @@ std::string describeNode(const KernelSpec &spec, unsigned index, size_t budget) 
     }
     break;
   case NodeKind::RowReduce:
-    return std::string(n.binary == BinaryOp::Max ? "rowmax(" : "rowsum(") + sub(0) + ")";
+    return std::string(n.binary == BinaryOp::Max   ? "rowmax("
+                       : n.binary == BinaryOp::Min ? "rowmin("
+                                                   : "rowsum(") +
+           sub(0) + ")";
   case NodeKind::Fma:
     return "fma(" + sub(0) + ", " + sub(1) + ", " + sub(2) + ")";
   case NodeKind::Binary:

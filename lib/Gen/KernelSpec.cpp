@@ -140,8 +140,9 @@ std::optional<std::string> KernelSpec::validate() const {
     if (n.operands.size() != expected)
       return "wrong operand count on node " + std::to_string(i);
     if (n.kind == NodeKind::RowReduce &&
-        (rank != 2 || reduceDim != 1 || (n.binary != BinaryOp::Add && n.binary != BinaryOp::Max)))
-      return "a row reduction node sums or maxes the rows of a rank-2 tile";
+        (rank != 2 || reduceDim != 1 ||
+         (n.binary != BinaryOp::Add && n.binary != BinaryOp::Max && n.binary != BinaryOp::Min)))
+      return "a row reduction node sums, maxes or mins the rows of a rank-2 tile";
     if (n.kind == NodeKind::Load || n.kind == NodeKind::Broadcast) {
       if (n.buffer >= buffers.size() || buffers[n.buffer].isOutput)
         return "leaf node " + std::to_string(i) + " must read an input buffer";

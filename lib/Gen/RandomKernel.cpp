@@ -354,7 +354,11 @@ KernelSpec Generator::runPhases() {
     growOps(unsigned(rng.range(0, std::max(1u, options.maxOps / 2))));
     unsigned input = rowValue();
     Node reduce{NodeKind::RowReduce};
-    reduce.binary = rng.chance(55) ? BinaryOp::Add : BinaryOp::Max;
+    // Maxima and minima fold exactly in any order; sums only within the
+    // tolerance, so they stay non-negative (below).
+    reduce.binary = rng.chance(55)   ? BinaryOp::Add
+                    : rng.chance(70) ? BinaryOp::Max
+                                     : BinaryOp::Min;
     // Sums of non-negative terms, as the fused kernels sum (exponentials,
     // squares): a sum that cancels has no relative bound for the later
     // phases that read it.
