@@ -3,7 +3,9 @@
 // Strategy: a plan is read off the schedule's decision attributes (merge
 // on the kernel; tile, loop order, split and lead on each group's outer
 // pipeline, depth on its buffers, hoist on the buffers its DMA loads
-// fill (by tensor name), unit on its stages) and written with
+// fill (by tensor name), unit on its stages; every decision of each
+// contraction, which replay sets for ktsched-schedule-contraction to
+// check) and written with
 // llvm/Support/JSON.h. The merge is replayed by the merge pass, before the
 // split (readPlanMerge); applyPlan only checks the schedule carries it.
 // Replaying checks that the plan names exactly the schedule's kernels and
@@ -93,6 +95,31 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
       groups.push_back(std::move(g));
     }
     json::Object k{{"name", kernel.getSymName()}, {"groups", std::move(groups)}};
+    // Contractions: their decisions (ktsched-schedule-contraction).
+    json::Array contractions;
+    for (ContractionOp op : kernel.getOps<ContractionOp>()) {
+      json::Object c{{"name", op.getSymName()}};
+      for (StringRef key : {"matrix_unit", "vector_unit", "layout", "resident",
+                            "accumulator_path", "accumulator_init"})
+        if (auto text = dyn_cast_or_null<StringAttr>(decisionValue(op, key)))
+          c[key] = text.getValue();
+      if (auto block = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(op, "block")))
+        c["block"] = toJson(block.asArrayRef());
+      if (auto order = dyn_cast_or_null<ArrayAttr>(decisionValue(op, "loop_order"))) {
+        json::Array names;
+        for (auto name : order.getAsRange<StringAttr>())
+          names.push_back(name.getValue());
+        c["loop_order"] = std::move(names);
+      }
+      if (auto split = dyn_cast_or_null<IntegerAttr>(decisionValue(op, "split")))
+        c["split"] = split.getInt();
+      if (auto merge = dyn_cast_or_null<DictionaryAttr>(decisionValue(op, "merge")))
+        c["merge"] = json::Object{{"dim", merge.getAs<IntegerAttr>("dim").getInt()},
+                                  {"factor", merge.getAs<IntegerAttr>("factor").getInt()}};
+      contractions.push_back(std::move(c));
+    }
+    if (!contractions.empty())
+      k["contractions"] = std::move(contractions);
     if (auto device = kernel->getAttrOfType<StringAttr>("device"))
       k["device"] = device.getValue();
     if (auto merge = dyn_cast_or_null<DictionaryAttr>(decisionValue(kernel, "merge")))
@@ -296,6 +323,82 @@ FailureOr<json::Value> parsePlan(Location fileLoc, StringRef text) {
 }
 } // namespace
 
+/// Sets the contraction decisions a plan kernel entry gives (source
+/// "plan"); ktsched-schedule-contraction then checks them against the
+/// description and keeps them. An entry without "contractions" keeps the
+/// heuristic's.
+static LogicalResult replayContractions(KernelOp kernel, const json::Object &entry,
+                                        StringRef file) {
+  const json::Value *value = entry.get("contractions");
+  if (!value)
+    return success();
+  const json::Array *list = value->getAsArray();
+  size_t count = llvm::range_size(kernel.getOps<ContractionOp>());
+  if (!list || list->size() != count)
+    return kernel.emitError("plan ") << file << ": 'contractions' must list the kernel's "
+                                     << count << " contraction(s)";
+  Builder b(kernel.getContext());
+  for (const json::Value &c : *list) {
+    const json::Object *object = c.getAsObject();
+    std::optional<StringRef> name = object ? object->getString("name") : std::nullopt;
+    auto op = name ? dyn_cast_or_null<ContractionOp>(SymbolTable::lookupSymbolIn(kernel, *name))
+                   : ContractionOp();
+    if (!op)
+      return kernel.emitError("plan ") << file << " names contraction '"
+                                       << name.value_or("<missing>") << "' the kernel lacks";
+    auto fail = [&](StringRef key) {
+      return op.emitError("plan ") << file << ", contraction '" << *name << "': '" << key
+                                   << "' is malformed";
+    };
+    for (StringRef key : {"matrix_unit", "vector_unit", "layout", "resident",
+                          "accumulator_path", "accumulator_init"})
+      if (const json::Value *v = object->get(key)) {
+        std::optional<StringRef> text = v->getAsString();
+        if (!text)
+          return fail(key);
+        op->setAttr(key, decide(b.getStringAttr(*text), kPlan));
+      }
+    if (const json::Value *v = object->get("block")) {
+      const json::Array *array = v->getAsArray();
+      SmallVector<int64_t> block;
+      for (const json::Value &e : array ? *array : json::Array())
+        if (std::optional<int64_t> i = e.getAsInteger(); i && *i > 0)
+          block.push_back(*i);
+      if (!array || block.size() != 3 || array->size() != 3)
+        return fail("block");
+      op->setAttr("block", decide(b.getDenseI64ArrayAttr(block), kPlan));
+    }
+    if (const json::Value *v = object->get("loop_order")) {
+      const json::Array *array = v->getAsArray();
+      SmallVector<StringRef> order;
+      for (const json::Value &e : array ? *array : json::Array())
+        if (std::optional<StringRef> t = e.getAsString())
+          order.push_back(*t);
+      if (!array || order.size() != array->size())
+        return fail("loop_order");
+      op->setAttr("loop_order", decide(b.getStrArrayAttr(order), kPlan));
+    }
+    if (const json::Value *v = object->get("split")) {
+      std::optional<int64_t> split = v->getAsInteger();
+      if (!split || *split < 1)
+        return fail("split");
+      op->setAttr("split", decide(b.getI64IntegerAttr(*split), kPlan));
+    }
+    if (const json::Value *v = object->get("merge")) {
+      const json::Object *m = v->getAsObject();
+      std::optional<int64_t> dim = m ? m->getInteger("dim") : std::nullopt;
+      std::optional<int64_t> factor = m ? m->getInteger("factor") : std::nullopt;
+      if (!dim || !factor || *dim < 0 || *dim > 2 || *factor < 1)
+        return fail("merge");
+      op->setAttr("merge", decide(b.getDictionaryAttr(
+                                      {b.getNamedAttr("dim", b.getI64IntegerAttr(*dim)),
+                                       b.getNamedAttr("factor", b.getI64IntegerAttr(*factor))}),
+                                  kPlan));
+    }
+  }
+  return success();
+}
+
 LogicalResult ktflow::ktsched::applyPlan(ModuleOp module, StringRef text, StringRef file) {
   MLIRContext *ctx = module.getContext();
   Location fileLoc = FileLineColLoc::get(ctx, file, 1, 1);
@@ -333,6 +436,8 @@ LogicalResult ktflow::ktsched::applyPlan(ModuleOp module, StringRef text, String
                << curFactor << "}: the merge is replayed before the split, by "
                << "-ktsched-merge-tiles with the same plan";
     }
+    if (failed(replayContractions(kernel, *kernelEntry, file)))
+      return failure();
     const json::Array *groups = kernelEntry->getArray("groups");
     size_t count = llvm::range_size(kernel.getOps<GroupOp>());
     if (!groups || groups->size() != count)

@@ -241,7 +241,26 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   SmallVector<int64_t> grid(kernel.getGrid());
   while (grid.size() < 3)
     grid.push_back(1);
-  if (!op->hasAttr("merge")) {
+  // A plan's merge is checked and applied like the heuristic's.
+  if (auto replayed = dyn_cast_or_null<DictionaryAttr>(decisionValue(op, "merge"))) {
+    int64_t dim = replayed.getAs<IntegerAttr>("dim").getInt();
+    int64_t factor = replayed.getAs<IntegerAttr>("factor").getInt();
+    if (factor > 1 && (columnGridDim(op, n) != std::optional<unsigned>(dim) ||
+                       grid[dim] % factor != 0))
+      return op.emitError("the plan's merge {dim ")
+             << dim << ", factor " << factor
+             << "} does not merge consecutive column tiles of the grid";
+    if (!rowsWhole(n * factor))
+      return op.emitError("the plan's merge {dim ")
+             << dim << ", factor " << factor << "} leaves rows of " << n * factor
+             << " elements, not whole " << inAccess->count() << "-byte accesses";
+    if (factor > 1) {
+      op.setBAttr(merged(op.getB(), 1, dim, factor));
+      op.setCAttr(merged(op.getC(), 1, dim, factor));
+      n *= factor;
+      grid[dim] /= factor;
+    }
+  } else {
     int64_t factor = 1;
     std::optional<unsigned> dim;
     if (!rowsWhole(n)) {
@@ -277,6 +296,24 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
 
   // Blocks: A (bm x bk) and B (bk x bn) one access each, the accumulator
   // block one store access, dividing the tile; the most MACs per issue.
+  auto fits = [&](int64_t bm, int64_t bn, int64_t bk) {
+    int64_t accBlock = bm * bn * accBytes;
+    if (bm * bk != inElems || bk * bn != inElems || m % bm || n % bn || k % bk)
+      return false;
+    // Through scratchpad, the block is one store access and, read back to
+    // the epilogue, one load access; an init block is one load access.
+    if (!direct && (accBlock != outAccess->count() || accBlock != inAccess->count()))
+      return false;
+    if (!presets && accBlock != inAccess->count())
+      return false;
+    if (direct &&
+        accBlock > model.link(*direct).granule.count() * *model.link(*direct).fifoDepth)
+      return false;
+    if (preset && init == "vector" &&
+        accBlock > model.link(*preset).granule.count() * *model.link(*preset).fifoDepth)
+      return false;
+    return true;
+  };
   std::optional<std::array<int64_t, 3>> best;
   double bestRate = 0;
   for (int64_t bm = 1; bm <= inElems; ++bm) {
@@ -286,20 +323,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     if (inElems % bk)
       continue;
     int64_t bn = inElems / bk;
-    int64_t accBlock = bm * bn * accBytes;
-    if (m % bm || n % bn || k % bk)
-      continue;
-    // Through scratchpad, the block is one store access and, read back to
-    // the epilogue, one load access; an init block is one load access.
-    if (!direct && (accBlock != outAccess->count() || accBlock != inAccess->count()))
-      continue;
-    if (!presets && accBlock != inAccess->count())
-      continue;
-    if (direct && accBlock > model.link(*direct).granule.count() *
-                                 *model.link(*direct).fifoDepth)
-      continue;
-    if (preset && init == "vector" &&
-        accBlock > model.link(*preset).granule.count() * *model.link(*preset).fifoDepth)
+    if (!fits(bm, bn, bk))
       continue;
     int64_t issues = ((bm + rows - 1) / rows) * ((bn + cols - 1) / cols) *
                      ((bk + lanes - 1) / lanes);
@@ -319,7 +343,30 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
                       : ("one " + std::to_string(outAccess->count()) + "-byte access of @" +
                          model.node(matrixPorts->store).name))
            << ", each dividing the tile";
+  // A plan's block is checked like every candidate.
+  if (auto replayed = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(op, "block"))) {
+    if (replayed.size() != 3 || !fits(replayed[0], replayed[1], replayed[2]))
+      return op.emitError("the plan's block ")
+             << replayed[0] << "x" << replayed[1] << "x" << replayed[2]
+             << " is not legal on @" << model.node(*matrix).name
+             << ": A and B blocks must each be one " << inAccess->count()
+             << "-byte access, the accumulator block must leave as the description allows, "
+                "each dividing the tile";
+    best = {replayed[0], replayed[1], replayed[2]};
+  }
   auto [bm, bn, bk] = *best;
+  // A plan's units and paths must be the ones the description offers
+  // (rebinding is not supported).
+  for (auto [key, value] :
+       {std::pair<StringRef, std::string>("matrix_unit", model.node(*matrix).name),
+        {"vector_unit", model.node(*vector).name},
+        {"accumulator_path", direct ? "fifo" : "scratchpad"},
+        {"accumulator_init", init.str()}})
+    if (auto replayed = dyn_cast_or_null<StringAttr>(decisionValue(op, key));
+        replayed && replayed.getValue() != value)
+      return op.emitError("the plan's ")
+             << key << " '" << replayed.getValue() << "' is not what @" << model.name()
+             << " offers ('" << value << "'): rebinding a contraction is not supported";
 
   // The epilogue writes whole rows of stored elements, one access each.
   int64_t outElems = outAccess->count() / outBytes;
