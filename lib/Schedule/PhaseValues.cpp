@@ -21,7 +21,8 @@
 // phases; the peak of live instances, plus the registers that live for the
 // whole program, is what the row needs at once. `phase_values = registers`
 // is decided where some phase carries a value and that peak fits the
-// compute unit's vector registers; elsewhere each phase recomputes.
+// compute unit's vector registers; elsewhere each phase recomputes. A
+// plan's `phase_values` is kept as replayed.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/PhaseValues.h"
@@ -300,6 +301,11 @@ void ktsched::decidePhaseValues(GroupOp group, const arch::ArchModel &model) {
   if (!group->hasAttr("phases"))
     return;
   Builder b(group.getContext());
+  // A plan's choice stands: `registers` that do not fit is the register
+  // allocator's diagnostic at the compute unit.
+  if (auto replayed = group->getAttrOfType<DecisionAttr>(kPhaseValues);
+      replayed && replayed.getSource() == kPlan)
+    return;
   auto decideAs = [&](StringRef value) {
     group->setAttr(kPhaseValues, decide(b.getStringAttr(value), kHeuristic));
   };

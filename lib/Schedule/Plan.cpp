@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/Plan.h"
+#include "ktflow/Schedule/PhaseValues.h"
 
 #include "ktflow/Schedule/KTSched.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
@@ -86,6 +87,8 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
         }
       if (decided)
         g["hoist"] = std::move(hoisted);
+      if (auto values = dyn_cast_or_null<StringAttr>(decisionValue(group, kPhaseValues)))
+        g[kPhaseValues] = values.getValue();
       json::Array units;
       for (StageOp stage : stagesOf(group))
         units.push_back(json::Object{
@@ -271,6 +274,16 @@ struct GroupReplay {
              b.getNamedAttr("shares", b.getDenseI64ArrayAttr(*shares))}));
       }
       pipeline->setAttr("classes", decide(b.getArrayAttr(entries), kPlan));
+    }
+    if (entry.get(kPhaseValues)) {
+      // Checked against the registers by ktsched-allocate's decision.
+      std::optional<StringRef> values = entry.getString(kPhaseValues);
+      if (!group->hasAttr("phases"))
+        return error() << kPhaseValues << " is a decision of groups of phases only";
+      if (!values || (*values != kPhaseValuesInRegisters && *values != kPhaseValuesRecomputed))
+        return error() << kPhaseValues << " must be \"" << kPhaseValuesInRegisters << "\" or \""
+                       << kPhaseValuesRecomputed << "\"";
+      group->setAttr(kPhaseValues, decide(b.getStringAttr(*values), kPlan));
     }
     if (entry.get("hoist")) {
       const json::Array *names = entry.getArray("hoist");
