@@ -25,7 +25,8 @@
 // the last dimension outermost and the reduced dimension innermost: each
 // result vector is accumulated lane-wise in one register and written whole,
 // with no cross-lane step at all; a partial last vector's padding lanes are
-// results nobody stores.
+// results nobody stores. Dense rows of one vector each (RowRealign.cpp) are
+// folded in periods of rows, each row of a period at its own shift.
 //
 // A column operand (one value per row, broadcast across it) is never read
 // an element per row: that would be a load-unit push or a vector access at
@@ -494,6 +495,11 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
             return first ? readFirst() : readNext();
           })))
         return failure();
+    } else if (rowPeriod > 1) {
+      // Dense rows: each reduced row of a period realigned on its own.
+      if (failed(walkPeriodRows(vec, extent[reduceDim], reduceDim, pos,
+                                [&](bool first) { return first ? readFirst() : readNext(); })))
+        return failure();
     } else if (failed(fold(reduceDim, extent[reduceDim], 1))) {
       return failure();
     }
@@ -543,6 +549,35 @@ LogicalResult ReductionNest::walkHeldRows(ktunit::ProgramBuilder &b, int64_t row
     if (failed(each(false)))
       return failure();
     close(b, rowLoop, dim, pos);
+  }
+  pos.constant[dim] = 0;
+  return success();
+}
+
+LogicalResult ReductionNest::walkPeriodRows(ktunit::ProgramBuilder &b, int64_t rows, int64_t dim,
+                                            SpacePosition &pos,
+                                            llvm::function_ref<LogicalResult(bool first)> each) {
+  int64_t period = rowPeriod;
+  int64_t head = std::min(period, rows);
+  for (int64_t row = 0; row < head; ++row) {
+    pos.constant[dim] = row;
+    if (failed(each(row == 0)))
+      return failure();
+  }
+  int64_t after = rows - head, periods = after / period, rest = after % period;
+  if (periods > 0) {
+    bool opened = open(b, periods, dim, period, pos);
+    for (int64_t row = 0; row < period; ++row) {
+      pos.constant[dim] = head + row;
+      if (failed(each(false)))
+        return failure();
+    }
+    close(b, opened, dim, pos);
+  }
+  for (int64_t row = 0; row < rest; ++row) {
+    pos.constant[dim] = head + periods * period + row;
+    if (failed(each(false)))
+      return failure();
   }
   pos.constant[dim] = 0;
   return success();
@@ -640,6 +675,17 @@ LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<
   }
   if (!held && rowReduction && rowDim >= 0 && rowPeriod > 1) {
     visitPeriods(extent[rowDim]);
+    closeAll();
+    return success();
+  }
+  if (!held && !rowReduction && rowPeriod > 1) {
+    // Dense rows of a column reduction: the reduced rows in the order
+    // emitCompute's period fold reads them.
+    loops.push_back({open(b, vectors, last, vectorWidth, pos), last});
+    (void)walkPeriodRows(b, extent[reduceDim], reduceDim, pos, [&](bool) {
+      visit(pos);
+      return success();
+    });
     closeAll();
     return success();
   }

@@ -87,10 +87,11 @@ public:
   /// Whether `value` is computed from a reduction's result.
   static bool followsReduction(mlir::Value value);
 
-  /// Rows of a row reduction visited per counted-loop iteration: `period`
-  /// consecutive rows emitted one after another (constant positions), so a
-  /// reader whose work differs per row within a period (realigning dense
-  /// rows, RowRealign.cpp) sees each row's own position. 1: one row per
+  /// Rows visited per counted-loop iteration: `period` consecutive rows
+  /// emitted one after another (constant positions), so a reader whose work
+  /// differs per row within a period (realigning dense rows, RowRealign.cpp)
+  /// sees each row's own position: a row reduction's rows, or the reduced
+  /// rows of a column reduction (walkPeriodRows). 1: one row per
   /// iteration. A period divides the vector width.
   void setRowPeriod(int64_t period) { rowPeriod = std::max<int64_t>(1, period); }
   /// Whether emitInputOrder visits a period row's last vector on its own
@@ -171,6 +172,15 @@ private:
   mlir::LogicalResult walkHeldRows(ktunit::ProgramBuilder &b, int64_t rows, int64_t dim,
                                    SpacePosition &pos, const HeldRows &held,
                                    llvm::function_ref<mlir::LogicalResult(bool first)> each);
+
+  /// The rows 0..rows-1 of dimension `dim` as a fold reads them with a row
+  /// period: `each(true)` for row 0, each further row of the first period
+  /// on its own, a loop over whole periods (each row of a period on its
+  /// own), then the remaining rows. With period 1 this is row 0 and one
+  /// loop over the others, the plain fold's order.
+  mlir::LogicalResult walkPeriodRows(ktunit::ProgramBuilder &b, int64_t rows, int64_t dim,
+                                     SpacePosition &pos,
+                                     llvm::function_ref<mlir::LogicalResult(bool first)> each);
 
   bool readEveryVector(mlir::BlockArgument arg) const {
     return arg.getArgNumber() >= splatArgs.size() || !splatArgs[arg.getArgNumber()];

@@ -21,7 +21,9 @@
 // which the reduction replaces by its combiner's identity as it does for
 // padded rows.
 //
-// Lowered: row reductions of a two-dimensional space on one scratchpad
+// Lowered: row reductions (and column reductions whose rows are one
+// vector each, read in memory order as their fold visits the reduced
+// rows) of a two-dimensional space on one scratchpad
 // level whose loads with rows are all dense, of one element type, and
 // start at the same lead on every core; row operands and scalars beside
 // them are pushed per vector between the dense loads' aligned vectors, in
@@ -60,8 +62,16 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
     break;
   }
   assert(first && "no dense load");
-  if (twoLevel || !reduction || !reduction->isRowReduction())
-    return notLowered(*first, "outside a row reduction on one scratchpad level");
+  // A column reduction reads each row's vector in the order of its
+  // reduced rows: memory order only when a row is one vector.
+  bool columnFold = reduction && !reduction->isRowReduction() &&
+                    reduction->reducedDim() == (int64_t)space.size() - 2 &&
+                    vectorsPerRow(tile) == 1;
+  if (twoLevel || !reduction || (!reduction->isRowReduction() && !columnFold))
+    return notLowered(*first, "outside a row reduction, or a column reduction of rows of one "
+                              "vector, on one scratchpad level");
+  if (columnFold && llvm::any_of(loads, [&](const Transfer &t) { return isColumnLoad(t); }))
+    return notLowered(*first, "beside a column operand in a column reduction");
   for (auto [i, in] : llvm::enumerate(computeInputs)) {
     if (in.splat)
       continue;

@@ -7,7 +7,8 @@
 // row stride) is not aligned to the rule's alignment. A dense slot is read
 // as one run, which needs the tile's rows to follow each other in global
 // memory: the tile spans whole rows of the tensor. Only loads of row
-// reductions on one scratchpad level are decided dense (the lowering
+// reductions, and of column reductions whose rows are one vector each, on
+// one scratchpad level are decided dense (the lowering
 // realigns their rows in the compute unit; stores and two levels keep
 // padded rows and their diagnostics).
 //
@@ -59,10 +60,20 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   if (!group)
     return false;
   int64_t rank = group.getSpace().size();
-  // A row reduction: the group folds the vector dimension.
+  // A row reduction (the group folds the vector dimension), or a column
+  // reduction whose rows are one vector each (its fold then reads the rows
+  // in memory order).
   ArrayRef<int64_t> reduced = group.getReduceDims();
-  if (rank != 2 || reduced.size() != 1 || reduced.front() != rank - 1)
+  if (rank != 2 || reduced.size() != 1)
     return false;
+  if (reduced.front() == rank - 2) {
+    StageOp compute = computeStage(group);
+    std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
+    if (!lanes || tile[rank - 1] > vectorStep(group, *lanes))
+      return false;
+  } else if (reduced.front() != rank - 1) {
+    return false;
+  }
   // One scratchpad level: no buffer inside the tile's pipeline is filled
   // by a DMA of its own.
   for (BufferOp other : groupBuffers(group))
