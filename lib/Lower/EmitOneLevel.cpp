@@ -481,7 +481,11 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         if (dense)
           primeDenseRows(vec, *dense, denseHeld);
         reduction->setRowPeriod(dense ? dense->period : 1);
-        auto resetPeriod = llvm::make_scope_exit([&] { reduction->setRowPeriod(1); });
+        reduction->setDenseColumns(dense.has_value());
+        auto resetPeriod = llvm::make_scope_exit([&] {
+          reduction->setRowPeriod(1);
+          reduction->setDenseColumns(false);
+        });
         ReductionNest::HeldRows held;
         auto block = [&](const SpacePosition &, int64_t rows) -> LogicalResult {
           receiveHeldColumns(rows);

@@ -25,8 +25,9 @@
 // the last dimension outermost and the reduced dimension innermost: each
 // result vector is accumulated lane-wise in one register and written whole,
 // with no cross-lane step at all; a partial last vector's padding lanes are
-// results nobody stores. Dense rows of one vector each (RowRealign.cpp) are
-// folded in periods of rows, each row of a period at its own shift.
+// results nobody stores. Dense rows (RowRealign.cpp) are read in memory
+// order instead: the reduced rows in periods of rows, each row of a period
+// at its own shift, its vectors in turn into one accumulator per vector.
 //
 // A column operand (one value per row, broadcast across it) is never read
 // an element per row: that would be a load-unit push or a vector access at
@@ -483,6 +484,46 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
       if (rowDim >= 0)
         pos.constant[rowDim] -= groups * vectorWidth;
     }
+  } else if (denseColumns) {
+    // Dense rows: memory order, each reduced row of a period realigned on
+    // its own and its vectors folded in turn, one accumulator per vector
+    // (the first reduction's own for vector 0).
+    int64_t vectors = (extent[last] + vectorWidth - 1) / vectorWidth;
+    SmallVector<SmallVector<ktunit::Reg, 4>> accumulators;
+    for (ReducedOutput &out : reduced) {
+      SmallVector<ktunit::Reg, 4> regs = {out.accumulator};
+      for (int64_t k = 1; k < vectors; ++k)
+        regs.push_back(vec.newReg());
+      accumulators.push_back(regs);
+    }
+    auto atVector = [&](int64_t k) {
+      pos.constant[last] = k * vectorWidth;
+      for (size_t i = 0; i < reduced.size(); ++i)
+        reduced[i].accumulator = accumulators[i][k];
+    };
+    LogicalResult folded =
+        walkPeriodRows(vec, extent[reduceDim], reduceDim, pos, [&](bool first) -> LogicalResult {
+          for (int64_t k = 0; k < vectors; ++k) {
+            atVector(k);
+            if (failed(first ? readFirst() : readNext()))
+              return failure();
+          }
+          return success();
+        });
+    if (succeeded(folded))
+      for (int64_t k = 0; k < vectors; ++k) {
+        atVector(k);
+        for (size_t i = 0; i < reduced.size(); ++i) {
+          ReducedOutput &out = reduced[i];
+          if (out.init)
+            vec.binary(out.combineOp, out.accumulator, out.accumulator, out.initRegister);
+          write(i, applyEpilogue(vec, out, out.accumulator), pos);
+        }
+      }
+    atVector(0);
+    pos.constant[last] = 0;
+    if (failed(folded))
+      return failure();
   } else {
     // A partial last vector's padding lanes are results nobody stores.
     bool vectorLoop = open(vec, (extent[last] + vectorWidth - 1) / vectorWidth, last,
@@ -494,11 +535,6 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
             held->row();
             return first ? readFirst() : readNext();
           })))
-        return failure();
-    } else if (rowPeriod > 1) {
-      // Dense rows: each reduced row of a period realigned on its own.
-      if (failed(walkPeriodRows(vec, extent[reduceDim], reduceDim, pos,
-                                [&](bool first) { return first ? readFirst() : readNext(); })))
         return failure();
     } else if (failed(fold(reduceDim, extent[reduceDim], 1))) {
       return failure();
@@ -678,12 +714,15 @@ LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<
     closeAll();
     return success();
   }
-  if (!held && !rowReduction && rowPeriod > 1) {
+  if (!held && !rowReduction && denseColumns) {
     // Dense rows of a column reduction: the reduced rows in the order
-    // emitCompute's period fold reads them.
-    loops.push_back({open(b, vectors, last, vectorWidth, pos), last});
+    // emitCompute's period fold reads them, each row's vectors in turn.
     (void)walkPeriodRows(b, extent[reduceDim], reduceDim, pos, [&](bool) {
-      visit(pos);
+      for (int64_t k = 0; k < vectors; ++k) {
+        pos.constant[last] = k * vectorWidth;
+        visit(pos);
+      }
+      pos.constant[last] = 0;
       return success();
     });
     closeAll();

@@ -94,6 +94,11 @@ public:
   /// rows of a column reduction (walkPeriodRows). 1: one row per
   /// iteration. A period divides the vector width.
   void setRowPeriod(int64_t period) { rowPeriod = std::max<int64_t>(1, period); }
+  /// A column reduction over dense rows (RowRealign.cpp): its rows are read
+  /// in memory order, row by row in periods of rows (walkPeriodRows), each
+  /// row's vectors in turn into one accumulator per vector, rather than
+  /// column vector by column vector.
+  void setDenseColumns(bool dense) { denseColumns = dense; }
   /// Whether emitInputOrder visits a period row's last vector on its own
   /// (as emitCompute's fold reads a partial last vector), for inputs that
   /// take fewer accesses there (dense rows of a wider type).
@@ -196,7 +201,7 @@ private:
   ktunit::Reg scratch = 0;
   uint32_t depth = 0;
   int64_t rowPeriod = 1;
-  bool lastVectorApart = false;
+  bool lastVectorApart = false, denseColumns = false;
 };
 
 } // namespace ktflow::lower

@@ -21,9 +21,9 @@
 // which the reduction replaces by its combiner's identity as it does for
 // padded rows.
 //
-// Lowered: row reductions (and column reductions whose rows are one
-// vector each, read in memory order as their fold visits the reduced
-// rows) of a two-dimensional space on one scratchpad
+// Lowered: row reductions (and column reductions, whose fold then reads
+// the rows in memory order, one accumulator per vector of a row) of a
+// two-dimensional space on one scratchpad
 // level whose loads with rows are all dense, of one element type, and
 // start at the same lead on every core; row operands and scalars beside
 // them are pushed per vector between the dense loads' aligned vectors, in
@@ -62,14 +62,13 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
     break;
   }
   assert(first && "no dense load");
-  // A column reduction reads each row's vector in the order of its
-  // reduced rows: memory order only when a row is one vector.
+  // A column reduction over dense rows reads them in memory order, each
+  // row's vectors into their own accumulators (ReductionNest's dense
+  // column fold).
   bool columnFold = reduction && !reduction->isRowReduction() &&
-                    reduction->reducedDim() == (int64_t)space.size() - 2 &&
-                    vectorsPerRow(tile) == 1;
+                    reduction->reducedDim() == (int64_t)space.size() - 2;
   if (twoLevel || !reduction || (!reduction->isRowReduction() && !columnFold))
-    return notLowered(*first, "outside a row reduction, or a column reduction of rows of one "
-                              "vector, on one scratchpad level");
+    return notLowered(*first, "outside a row or column reduction on one scratchpad level");
   if (columnFold && llvm::any_of(loads, [&](const Transfer &t) { return isColumnLoad(t); }))
     return notLowered(*first, "beside a column operand in a column reduction");
   for (auto [i, in] : llvm::enumerate(computeInputs)) {
@@ -214,9 +213,11 @@ void GroupLowering::pushDenseRows(
       }
   reduction->setRowPeriod(dense.period);
   reduction->setLastVectorApart(dense.lastStepPieces < dense.piecesPerStep);
+  reduction->setDenseColumns(true);
   auto resetPeriod = llvm::make_scope_exit([&] {
     reduction->setRowPeriod(1);
     reduction->setLastVectorApart(false);
+    reduction->setDenseColumns(false);
   });
   reduction->emitInputOrder(ld, {dense.rows, space.back()}, [&](const SpacePosition &pos) {
     bool advance = denseAdvances(dense, pos);

@@ -7,8 +7,8 @@
 // row stride) is not aligned to the rule's alignment. A dense slot is read
 // as one run, which needs the tile's rows to follow each other in global
 // memory: the tile spans whole rows of the tensor. Only loads of row
-// reductions, and of column reductions whose rows are one vector each, on
-// one scratchpad level are decided dense (the lowering
+// reductions, and of column reductions whose rows are a few vectors each,
+// on one scratchpad level are decided dense (the lowering
 // realigns their rows in the compute unit; stores and two levels keep
 // padded rows and their diagnostics).
 //
@@ -61,15 +61,15 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
     return false;
   int64_t rank = group.getSpace().size();
   // A row reduction (the group folds the vector dimension), or a column
-  // reduction whose rows are one vector each (its fold then reads the rows
-  // in memory order).
+  // reduction of rows of at most kDenseColumnVectors vectors (its fold then
+  // reads each row's vectors in memory order, one accumulator each).
   ArrayRef<int64_t> reduced = group.getReduceDims();
   if (rank != 2 || reduced.size() != 1)
     return false;
   if (reduced.front() == rank - 2) {
     StageOp compute = computeStage(group);
     std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
-    if (!lanes || tile[rank - 1] > vectorStep(group, *lanes))
+    if (!lanes || tile[rank - 1] > kDenseColumnVectors * vectorStep(group, *lanes))
       return false;
   } else if (reduced.front() != rank - 1) {
     return false;
@@ -113,4 +113,14 @@ Bytes ktflow::ktsched::denseRowsBytes(BufferOp buffer, ArrayRef<int64_t> tile,
   Bytes vector = toBytes(Elements(lanes ? vectorStep(group, *lanes) : 1), size);
   return (toBytes(Elements(elements), size) + lead).alignTo(vector).alignTo(granule) +
          vector.alignTo(granule);
+}
+
+bool ktflow::ktsched::keepsWholeRows(GroupOp group, const ArchModel &model) {
+  ArrayRef<int64_t> space = group.getSpace();
+  ArrayRef<int64_t> reduced = group.getReduceDims();
+  if (space.size() != 2 || reduced.size() != 1 || reduced.front() != 0)
+    return false;
+  return llvm::any_of(groupBuffers(group), [&](BufferOp buffer) {
+    return needsDenseRows(buffer, space, model);
+  });
 }

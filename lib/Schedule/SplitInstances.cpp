@@ -14,13 +14,16 @@
 // is one granule of global memory's transfers (64 f16 results on spyre): a
 // split never cuts results finer than the DMA moves them, and a dimension
 // with a single unit of results is not split (a group of phases keeps its
-// reductions' results and stores whole rows: no granule unit). The
-// decision is `split` on the outer pipeline: {dim, instances, shares}.
+// reductions' results and stores whole rows: no granule unit). A column
+// reduction whose rows are dense (RowLayout.h) is not split along its
+// columns. The decision is `split` on the outer pipeline: {dim, instances,
+// shares}.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/RowLayout.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
 #include <numeric>
@@ -89,6 +92,10 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
           unitSizes[rank - 2] = std::lcm(
               unitSizes[rank - 2],
               columnOperandRowUnit(group, memoryGranule(*model, placement->global)));
+        // A column reduction whose rows are dense keeps them whole: a
+        // share of its columns would be a strided copy the DMA forbids.
+        if (keepsWholeRows(group, *model))
+          unitSizes[rank - 1] = space[rank - 1];
         auto unitsAlong = [&](int64_t d) {
           return (space[d] + unitSizes[d] - 1) / unitSizes[d];
         };

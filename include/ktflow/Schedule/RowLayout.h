@@ -26,7 +26,8 @@ inline constexpr llvm::StringLiteral kDenseRows = "dense";
 
 /// Whether `buffer` (filled by a DMA load from global memory, rows of
 /// `tile` that are not whole vectors) takes dense rows: its group is a row
-/// reduction of a two-dimensional space on one scratchpad level, the tile's rows follow each other in
+/// reduction (or a column reduction of rows of at most kDenseColumnVectors
+/// vectors) of a two-dimensional space on one scratchpad level, the tile's rows follow each other in
 /// global memory without gaps (one contiguous run), and the tensor's row
 /// stride is not aligned to the DMA's global access rule (padded rows
 /// would need that stride).
@@ -42,6 +43,16 @@ Bytes denseRowsBytes(BufferOp buffer, llvm::ArrayRef<int64_t> tile, const arch::
 
 /// Whether a buffer carries the dense decision.
 bool hasDenseRows(mlir::Operation *buffer);
+
+/// Vectors per row up to which a column reduction's rows may be dense (one
+/// accumulator per vector of a row while its fold reads them in memory
+/// order).
+inline constexpr int64_t kDenseColumnVectors = 4;
+
+/// A column reduction whose whole rows would be dense: split and tiles
+/// must keep its rows whole (cutting columns would leave a strided copy the
+/// DMA forbids).
+bool keepsWholeRows(GroupOp group, const arch::ArchModel &model);
 
 } // namespace ktflow::ktsched
 

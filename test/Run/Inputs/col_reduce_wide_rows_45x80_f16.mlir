@@ -1,13 +1,14 @@
-// Negative twin of col_reduce_dense_45x12_f16.mlir: column sums and
-// maxima of 45x80 f16 over two grid column blocks of 40. Merged into one
-// tile, each 160-byte row is more than one vector on sample (64-byte
-// vectors) and spyre (128), and a column reduction reads a row's vectors
-// in column order, not memory order: its rows are not realigned, and
-// padded rows need a 160-byte DMA stride, which neither description's DMA
-// allows (diagnosed).
+// Column sums and maxima of 45x80 f16 over two grid column blocks of 40.
+// Merged into one tile, each 160-byte row is more than one vector on
+// sample (64-byte vectors) and spyre (128), at a stride neither DMA can
+// pad: the rows stay dense, and the column fold reads them in memory
+// order, each row's vectors into their own accumulators (3 on sample, 2
+// on spyre).
 //
 // Grid: [2]. Arguments: base addresses (f16 elements) of %src (45x80),
 // %sums and %maxes (80 each).
+// Expected result (each operation rounded to f16):
+//   sums[c] = sum over r of src[r, c]; maxes[c] = max over r of src[r, c]
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 44 >= 0, d1 >= 0, -d1 + 79 >= 0)>
 #blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 44 >= 0, d1 >= 0, -d1 + 39 >= 0)>
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 79 >= 0)>

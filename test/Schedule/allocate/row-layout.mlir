@@ -18,18 +18,25 @@
 // PAD: row_pitch = #ktsched.decision
 // PAD-NOT: row_layout
 //
-// A column reduction whose rows are one vector each reads them in memory
-// order, so its rows may be dense too: 45 rows of 12 f16 (24 bytes apart,
+// A column reduction over dense rows reads them in memory order, so its
+// rows may be dense too: 45 rows of 12 f16 (24 bytes apart,
 // after the merge of three column blocks) take 1080 bytes, a DMA unit for
 // the lead and a vector ahead (1080 + 64 up to 1152, + 64 = 1216 on sample;
 // 1080 + 128 up to 1280, + 128 = 1408 on spyre).
 // RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_dense_45x12_f16.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_alloc | FileCheck %s --check-prefix=DENSE -DBYTES=1216
 // RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_dense_45x12_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=DENSE -DBYTES=1408
 //
-// Negative twins: a column reduction whose rows are more than a vector
-// (80 f16 on spyre's 64 lanes: its fold reads them in column order), and
-// the one-vector rows on deep's two levels, keep padded rows.
-// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wide_rows_45x80_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=NODENSE
+// Rows of a few vectors too (one accumulator per vector): 45 rows of 80
+// f16, 7200 bytes (+ 64 up to 7296, + 64 = 7360 on sample; + 128 up to
+// 7424, + 128 = 7552 on spyre).
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wide_rows_45x80_f16.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_alloc | FileCheck %s --check-prefix=DENSE -DBYTES=7360
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wide_rows_45x80_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=DENSE -DBYTES=7552
+//
+// Negative twins: a column reduction whose rows are more vectors than a
+// dense column fold holds accumulators for (300 f16: 5 of spyre's
+// 64-lane vectors), and the one-vector rows on deep's two levels, keep
+// padded rows.
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wider_rows_45x300_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=NODENSE
 // RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_dense_45x12_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=NODENSE
 // NODENSE: ktsched.buffer
 // NODENSE-NOT: row_layout
