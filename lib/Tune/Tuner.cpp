@@ -5,11 +5,13 @@
 //  1. price: the random draws (PlanSpace.h) and the heuristic's neighbours
 //     are scheduled and priced by the prediction, then the neighbours of
 //     the best predicted plan;
-//  2. confirm: the `batch` best predicted plans not yet simulated (ties in
-//     generation order) are simulated and checked; when one is faster than
-//     the best so far, its neighbours are priced too (a local search around
-//     the fastest plan, which separates plans the model prices the same:
-//     bandwidth-bound plans tie in the prediction, not in the simulator).
+//  2. confirm: `batch` plans not yet simulated are simulated and checked:
+//     first the neighbours of the fastest plan so far (the heuristic's at
+//     the start) in predicted order, then the best predicted of the rest
+//     (ties in generation order); when one is faster than the best so far,
+//     its neighbours are priced and come first next (a hill climb in the
+//     simulator, the model ordering its steps: the model ties
+//     bandwidth-bound plans and is 20% off on some, the simulator is not).
 // Each batch is one runJobs call: item i's result goes to slot i, and
 // results are read in slot order after the batch, so neither the number of
 // threads nor their timing changes which plan wins. A worker keeps its own
@@ -42,6 +44,8 @@ namespace {
 
 /// Pricing is cheap next to simulation: this many plans per pricing batch.
 constexpr size_t kPricingBatch = 16;
+/// Parents of candidates that are no other candidate's neighbour.
+constexpr int64_t kHeuristic = -1, kNone = -2;
 
 /// One thread's state, kept across batches.
 struct Worker {
@@ -105,8 +109,11 @@ private:
   }
   /// Whether another batch may start (the budget and maxBatches).
   bool mayStart();
-  /// Adds the plans not seen yet as candidates; returns their indices.
-  std::vector<size_t> add(llvm::ArrayRef<std::string> plans, llvm::StringRef origin);
+  /// Adds the plans not seen yet as candidates, neighbours of candidate
+  /// `parent` (kHeuristic: of the heuristic's plan; kNone: random);
+  /// returns their indices.
+  std::vector<size_t> add(llvm::ArrayRef<std::string> plans, llvm::StringRef origin,
+                          int64_t parent);
   /// Prices `indices` in pricing batches; false when the budget stopped it.
   bool priceAll(llvm::ArrayRef<size_t> indices);
   void report();
@@ -118,6 +125,9 @@ private:
   std::set<std::string> seen;
   /// The schedules' own plans priced so far.
   std::set<std::string> schedules;
+  /// Per candidate, the plan it is a neighbour of (kHeuristic, kNone or a
+  /// candidate's index).
+  std::vector<int64_t> parents;
   bool searching = false;
   std::chrono::steady_clock::time_point start;
 };
@@ -227,7 +237,8 @@ bool Search::mayStart() {
   return true;
 }
 
-std::vector<size_t> Search::add(llvm::ArrayRef<std::string> plans, llvm::StringRef origin) {
+std::vector<size_t> Search::add(llvm::ArrayRef<std::string> plans, llvm::StringRef origin,
+                                int64_t parent) {
   std::vector<size_t> added;
   for (const std::string &plan : plans) {
     if (!seen.insert(plan).second)
@@ -237,6 +248,7 @@ std::vector<size_t> Search::add(llvm::ArrayRef<std::string> plans, llvm::StringR
     candidate.plan = plan;
     candidate.origin = origin.str();
     result.candidates.push_back(std::move(candidate));
+    parents.push_back(parent);
   }
   return added;
 }
@@ -318,8 +330,8 @@ mlir::LogicalResult Search::run(std::string &message) {
   for (unsigned i = 0; i < options.candidates; ++i)
     if (std::optional<std::string> plan = tune::randomPlanVariant(*heuristic, rng))
       draws.push_back(std::move(*plan));
-  std::vector<size_t> fresh = add(draws, "random");
-  llvm::append_range(fresh, add(tune::planNeighbours(*heuristic), "heuristic+1"));
+  std::vector<size_t> fresh = add(draws, "random", kNone);
+  llvm::append_range(fresh, add(tune::planNeighbours(*heuristic), "heuristic+1", kHeuristic));
   if (!priceAll(fresh))
     return finish();
   auto byPrediction = [&](size_t a, size_t b) {
@@ -333,12 +345,15 @@ mlir::LogicalResult Search::run(std::string &message) {
   if (!pricedOnes.empty()) {
     size_t bestPredicted = *std::min_element(pricedOnes.begin(), pricedOnes.end(), byPrediction);
     if (!priceAll(add(tune::planNeighbours(result.candidates[bestPredicted].plan),
-                      "predicted+1")))
+                      "predicted+1", int64_t(bestPredicted))))
       return finish();
   }
 
-  // 2. Confirm the best predicted, batch by batch; a faster plan's
-  // neighbours join the pool.
+  // 2. Confirm, batch by batch: first the neighbours of the fastest plan
+  // so far (a hill climb in the simulator, the model ordering the steps),
+  // then the best predicted of the rest; a faster plan's neighbours join
+  // the pool.
+  int64_t fastest = kHeuristic;
   while (result.simulated < options.confirm) {
     std::vector<size_t> waiting;
     for (size_t i = 0; i < result.candidates.size(); ++i)
@@ -348,7 +363,11 @@ mlir::LogicalResult Search::run(std::string &message) {
       break;
     size_t take = std::min<size_t>({waiting.size(), std::max(1u, options.batch),
                                     options.confirm - result.simulated});
-    std::partial_sort(waiting.begin(), waiting.begin() + take, waiting.end(), byPrediction);
+    auto climbFirst = [&](size_t a, size_t b) {
+      bool nearA = parents[a] == fastest, nearB = parents[b] == fastest;
+      return nearA != nearB ? nearA : byPrediction(a, b);
+    };
+    std::partial_sort(waiting.begin(), waiting.begin() + take, waiting.end(), climbFirst);
     waiting.resize(take);
     if (!mayStart())
       break;
@@ -378,9 +397,12 @@ mlir::LogicalResult Search::run(std::string &message) {
       }
     }
     report();
-    if (improved && !priceAll(add(tune::planNeighbours(result.candidates[*improved].plan),
-                                  "best+1")))
-      break;
+    if (improved) {
+      fastest = int64_t(*improved);
+      if (!priceAll(add(tune::planNeighbours(result.candidates[*improved].plan), "best+1",
+                        fastest)))
+        break;
+    }
   }
   return finish();
 }
