@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
 #include "MatrixCompute.h"
+#include "TransposeCompute.h"
 
 #include "ktflow/DeviceCode/LaunchTable.h"
 #include "ktflow/Lower/MergeGroupPrograms.h"
@@ -214,10 +215,9 @@ FailureOr<LoweredKernel> ktflow::lower::lowerScheduleToUnit(ModuleOp module,
                                   kernel, cast<FlatSymbolRefAttr>(tensor).getValue()))
         .getArg();
   };
-  for (ks::ContractionOp contraction : kernel.getBody().getOps<ks::ContractionOp>()) {
-    std::set<int64_t> reads = {argOf(contraction.getA().get("tensor")),
-                               argOf(contraction.getB().get("tensor"))};
-    int64_t writes = argOf(contraction.getC().get("tensor"));
+  auto checkNotSharedWithGroups = [&](Operation *op, StringRef what,
+                                      const std::set<int64_t> &reads,
+                                      int64_t writes) -> LogicalResult {
     for (ks::TensorOp tensor : kernel.getBody().getOps<ks::TensorOp>()) {
       bool usedByGroup = false, storedByGroup = false;
       kernel.walk([&](ks::StageOp stage) {
@@ -232,11 +232,27 @@ FailureOr<LoweredKernel> ktflow::lower::lowerScheduleToUnit(ModuleOp module,
       });
       if ((storedByGroup && reads.count((int64_t)tensor.getArg())) ||
           (usedByGroup && (int64_t)tensor.getArg() == writes))
-        return contraction.emitError("a contraction and a compute group share kernel argument ")
-               << tensor.getArg()
-               << " through global memory: ordering them is not lowered";
+        return op->emitError("a ") << what << " and a compute group share kernel argument "
+                                   << tensor.getArg()
+                                   << " through global memory: ordering them is not lowered";
     }
-    if (failed(lowerContraction(model, kernel, contraction, out, symbols, newBundle)))
+    return success();
+  };
+  for (ks::ContractionOp contraction : kernel.getBody().getOps<ks::ContractionOp>()) {
+    std::set<int64_t> reads = {argOf(contraction.getA().get("tensor")),
+                               argOf(contraction.getB().get("tensor"))};
+    if (failed(checkNotSharedWithGroups(contraction, "contraction", reads,
+                                        argOf(contraction.getC().get("tensor")))) ||
+        failed(lowerContraction(model, kernel, contraction, out, symbols, newBundle)))
+      return failure();
+  }
+  // Transposes likewise (ktsched-form-groups builds them after the
+  // contractions, before the groups).
+  for (ks::TransposeOp transpose : kernel.getBody().getOps<ks::TransposeOp>()) {
+    if (failed(checkNotSharedWithGroups(transpose, "transpose",
+                                        {argOf(transpose.getSrc().get("tensor"))},
+                                        argOf(transpose.getDst().get("tensor")))) ||
+        failed(lowerTranspose(model, kernel, transpose, out, symbols, newBundle)))
       return failure();
   }
   for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>()) {

@@ -67,6 +67,9 @@ private:
   /// ktsched.contraction instead of a group.
   LogicalResult buildContraction(StringRef name, ktdp::StoreOp store,
                                  linalg::MatmulOp matmul);
+  /// A store of a load through a transposing access tile: a
+  /// ktsched.transpose instead of a group.
+  LogicalResult buildTranspose(StringRef name, ktdp::StoreOp store, ktdp::LoadOp load);
   LogicalResult buildGroup(StringRef name, const GroupKey &key,
                            SmallVectorImpl<ktdp::StoreOp> &stores, scf::ForOp loop);
   FailureOr<AffineMap> tileOrigin(ktdp::ConstructAccessTileOp tile, Value iv);
@@ -459,6 +462,48 @@ LogicalResult KernelBuilder::buildContraction(StringRef name, ktdp::StoreOp stor
   return success();
 }
 
+/// The load through a transposing access tile a store stores, if any.
+static ktdp::LoadOp transposeOf(ktdp::StoreOp store) {
+  auto load = store.getValue().getDefiningOp<ktdp::LoadOp>();
+  if (!load)
+    return {};
+  auto tile = load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto perm = tile ? tile.getOrderPermutation() : std::nullopt;
+  if (!perm || llvm::equal(*perm, llvm::seq<unsigned>(0, perm->size())))
+    return {};
+  return load;
+}
+
+LogicalResult KernelBuilder::buildTranspose(StringRef name, ktdp::StoreOp store,
+                                            ktdp::LoadOp load) {
+  // Each transfer in its own memory coordinates: the source block's shape
+  // is its tile set's box (rows x columns of the source), not the loaded
+  // (permuted) tensor's.
+  auto transfer = [&](ktdp::ConstructAccessTileOp tile) -> FailureOr<DictionaryAttr> {
+    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    FailureOr<AffineMap> origin = tileOrigin(tile, Value());
+    if (failed(origin))
+      return failure();
+    ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
+    return builder.getDictionaryAttr(
+        {builder.getNamedAttr("tensor", FlatSymbolRefAttr::get(tensorOf[view])),
+         builder.getNamedAttr("origin", AffineMapAttr::get(*origin)),
+         builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(box.getExtents()))});
+  };
+  FailureOr<DictionaryAttr> src =
+      transfer(load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>());
+  FailureOr<DictionaryAttr> dst =
+      transfer(store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>());
+  if (failed(src) || failed(dst))
+    return failure();
+  ArrayRef<int64_t> from = cast<DenseI64ArrayAttr>(src->get("shape")).asArrayRef();
+  ArrayRef<int64_t> to = cast<DenseI64ArrayAttr>(dst->get("shape")).asArrayRef();
+  if (from.size() != 2 || to.size() != 2 || from[0] != to[1] || from[1] != to[0])
+    return store.emitError("a transposed block stored into a tile that is not its transpose");
+  TransposeOp::create(builder, store.getLoc(), builder.getStringAttr(name), *src, *dst);
+  return success();
+}
+
 /// The phase of every reduction of `compute`'s body: 1 for one of the
 /// loaded values, one more than the latest reduction its operand reads
 /// otherwise (softmax: the max 1, the sum of exp(x - max) 2). A group
@@ -585,8 +630,19 @@ LogicalResult KernelBuilder::build() {
   });
   if (contractions.wasInterrupted())
     return failure();
+  WalkResult transposes = func.walk([&](ktdp::StoreOp store) {
+    ktdp::LoadOp load = transposeOf(store);
+    if (!load)
+      return WalkResult::advance();
+    builder.setInsertionPointToEnd(&kernel.getBody().front());
+    if (failed(buildTranspose("g" + std::to_string(counter++), store, load)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (transposes.wasInterrupted())
+    return failure();
   func.walk([&](ktdp::StoreOp store) {
-    if (!contractionOf(store))
+    if (!contractionOf(store) && !transposeOf(store))
       perBlock[store->getBlock()].push_back(store);
   });
   for (auto &[block, stores] : perBlock) {

@@ -48,4 +48,5 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createOrderTransfers());
   pm.addPass(createAllocateScratchpad({options.arch}));
   pm.addPass(createScheduleContraction({options.arch}));
+  pm.addPass(createScheduleTranspose({options.arch}));
 }

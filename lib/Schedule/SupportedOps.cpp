@@ -244,6 +244,40 @@ static bool constrainsDimsAlone(IntegerSet set) {
   return true;
 }
 
+/// A non-identity access_tile_order is scheduled as a transpose group
+/// (ktsched-schedule-transpose): a 2-D swap on tiles only loaded, each
+/// load stored directly through an identity-ordered tile, outside loops.
+static LogicalResult checkTransposingTile(ktdp::ConstructAccessTileOp tile,
+                                          ArrayRef<unsigned> perm) {
+  auto fail = [&](const Twine &why) {
+    return tile.emitError("'ktdp.construct_access_tile' with a non-identity "
+                          "access_tile_order not supported: ")
+           << why;
+  };
+  if (perm.size() != 2)
+    return fail("only the 2-D transpose is lowered (a permutation of ") << perm.size()
+           << " dimensions is missing)";
+  if (tile->getParentOfType<scf::ForOp>())
+    return fail("a transposing load inside a loop is missing");
+  for (Operation *user : tile->getUsers()) {
+    auto load = dyn_cast<ktdp::LoadOp>(user);
+    if (!load)
+      return fail("only loads through a transposing tile are lowered (a transposing store "
+                  "is missing)");
+    Value loaded = load->getResult(0);
+    auto store = loaded.hasOneUse() ? dyn_cast<ktdp::StoreOp>(*loaded.getUsers().begin())
+                                    : ktdp::StoreOp();
+    if (!store || store.getValue() != loaded)
+      return fail("a transposed load must be stored directly, and only there (a transposed "
+                  "operand feeding compute ops is missing)");
+    auto storeTile = store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto storePerm = storeTile ? storeTile.getOrderPermutation() : std::nullopt;
+    if (!storePerm || !llvm::equal(*storePerm, llvm::seq<unsigned>(0, storePerm->size())))
+      return fail("the transposed load must be stored through an identity-ordered tile");
+  }
+  return success();
+}
+
 static LogicalResult checkAccessTile(ktdp::ConstructAccessTileOp tile) {
   if (tile.hasTensorBase())
     return tile.emitError("'ktdp.construct_access_tile' over a tensor value not supported: "
@@ -252,9 +286,12 @@ static LogicalResult checkAccessTile(ktdp::ConstructAccessTileOp tile) {
     return tile.emitError("'ktdp.construct_access_tile' with symbols(...) not supported: "
                           "tile sets must be static");
   auto perm = tile.getOrderPermutation();
-  if (!perm || !llvm::equal(*perm, llvm::seq<unsigned>(0, perm->size())))
-    return tile.emitError("'ktdp.construct_access_tile' with a non-identity "
-                          "access_tile_order not supported: transposing transfers are missing");
+  if (!perm)
+    return tile.emitError("'ktdp.construct_access_tile' whose access_tile_order is not a "
+                          "permutation not supported");
+  if (!llvm::equal(*perm, llvm::seq<unsigned>(0, perm->size())) &&
+      failed(checkTransposingTile(tile, *perm)))
+    return failure();
   ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
   if (!box.isBounded())
     return tile.emitError("'ktdp.construct_access_tile' with an empty or unbounded set "

@@ -130,6 +130,21 @@ def KTSched_ContractionOp : KTSched_Op<"contraction", [Symbol, HasParent<"Kernel
   let assemblyFormat = "$sym_name attr-dict";
 }
 
+def KTSched_TransposeOp : KTSched_Op<"transpose", [Symbol, HasParent<"KernelOp">]> {
+  let summary = "a transpose compute group: dst = transpose(src), relayed by a vector unit";
+  let description = [{
+    One grid tile's 2-D transpose, from a load whose access tile order
+    swaps the two dimensions straight into a store: `src` and `dst` are
+    transfers (dictionaries `{tensor, origin, shape}` as on
+    ktsched.load/store) of the R x C source block, in the source's own
+    coordinates, and the C x R stored block. ktsched-schedule-transpose
+    adds the decisions (`transpose = vector`, the vector unit, the
+    sub-block) and the scratchpad regions. docs/schedule.md, "Transposes".
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, DictionaryAttr:$src, DictionaryAttr:$dst);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
 def KTSched_ScalarArgOp : KTSched_Op<"scalar_arg", [Pure]> {
   let summary = "a scalar kernel argument, passed by value";
   let arguments = (ins I64Attr:$arg, TypeAttr:$value_type);

@@ -208,6 +208,23 @@ def ScheduleContraction : ArchPass<"ktsched-schedule-contraction"> {
   let options = archOptions;
 }
 
+def ScheduleTranspose : ArchPass<"ktsched-schedule-transpose"> {
+  let summary = "Bind each transpose to a vector unit and decide its sub-block";
+  let description = [{
+    For every ktsched.transpose: `transpose = vector` (descriptions forbid
+    element-granular DMA and load/store accesses, so the vector unit
+    transposes in registers with slice and concat), the vector unit (op
+    class `copy`, lanes for the type, fed from and drained into the
+    scratchpad by a load and a store unit: a route search), the sub-block
+    [H, W] (H source rows form one piece of a transposed row, W source
+    columns are transposed per pass over those rows: W accumulator
+    registers), and the scratchpad regions (the source rows as the DMA
+    lands them, whole granules per row, and the transposed rows). What it
+    cannot bind or lay out is diagnosed at the transpose.
+  }];
+  let options = archOptions;
+}
+
 def ApplyPlan : Pass<"ktsched-apply-plan", "::mlir::ModuleOp"> {
   let summary = "Replace decisions by those of a plan file (JSON)";
   let options = [

@@ -68,11 +68,38 @@ func.func @mm() {
 
 // -----
 
-func.func @transposed(%x: index) {
+func.func @transposed_into_compute(%x: index) {
   %c0 = arith.constant 0 : index
-  %v = ktdp.construct_memory_view %x, sizes: [8, 16], strides: [16, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<8x16xf16>
-  // expected-error @+1 {{non-identity access_tile_order not supported: transposing transfers are missing}}
-  %t = ktdp.construct_access_tile %v[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d1, d0)>} : memref<8x16xf16> -> !ktdp.access_tile<16x8xindex>
+  %v = ktdp.construct_memory_view %x, sizes: [16, 16], strides: [16, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  // expected-error @+1 {{non-identity access_tile_order not supported: a transposed load must be stored directly, and only there (a transposed operand feeding compute ops is missing)}}
+  %t = ktdp.construct_access_tile %v[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d1, d0)>} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+  %l = ktdp.load %t : !ktdp.access_tile<16x16xindex> -> tensor<16x16xf16>
+  %s = arith.addf %l, %l : tensor<16x16xf16>
+  %u = ktdp.construct_access_tile %v[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+  ktdp.store %s, %u : tensor<16x16xf16>, !ktdp.access_tile<16x16xindex>
+  return
+}
+
+// -----
+
+func.func @transposed_store(%x: index) {
+  %c0 = arith.constant 0 : index
+  %v = ktdp.construct_memory_view %x, sizes: [16, 16], strides: [16, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %u = ktdp.construct_access_tile %v[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+  %l = ktdp.load %u : !ktdp.access_tile<16x16xindex> -> tensor<16x16xf16>
+  // expected-error @+1 {{non-identity access_tile_order not supported: only loads through a transposing tile are lowered (a transposing store is missing)}}
+  %t = ktdp.construct_access_tile %v[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d1, d0)>} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+  ktdp.store %l, %t : tensor<16x16xf16>, !ktdp.access_tile<16x16xindex>
+  return
+}
+
+// -----
+
+func.func @permuted_3d(%x: index) {
+  %c0 = arith.constant 0 : index
+  %v = ktdp.construct_memory_view %x, sizes: [2, 4, 8], strides: [32, 8, 1] {coordinate_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 7 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<2x4x8xf16>
+  // expected-error @+1 {{non-identity access_tile_order not supported: only the 2-D transpose is lowered (a permutation of 3 dimensions is missing)}}
+  %t = ktdp.construct_access_tile %v[%c0, %c0, %c0] {access_tile_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 7 >= 0)>, access_tile_order = affine_map<(d0, d1, d2) -> (d2, d0, d1)>} : memref<2x4x8xf16> -> !ktdp.access_tile<8x2x4xindex>
   return
 }
 

@@ -1,0 +1,215 @@
+//===- ScheduleTranspose.cpp - vector-unit decisions for transposes -------===//
+//
+// Strategy. A ktsched.transpose (one grid tile's R x C source block stored
+// as its C x R transpose) cannot be moved element by element: every
+// description's DMA and load/store accesses are whole granules or vectors.
+// So the transpose is done by the vector unit in registers, and this pass
+// records that and everything the lowering (lib/Lower/TransposeCompute.cpp)
+// follows:
+//
+//  * `transpose = vector`: the strategy;
+//  * the vector unit: a compute unit with the `copy` class (slice, concat)
+//    and lanes for the element type, fed from the scratchpad by a load unit
+//    and drained into it by a store unit, each moving one fixed access of
+//    A elements — found by the description's route search, never by name;
+//  * the sub-block [H, W]: a transposed row is built in pieces of H source
+//    rows (H = A when R is a multiple of A, else H = R and one access holds
+//    A / R transposed rows), and W source columns are transposed per pass
+//    over those H rows: W accumulator registers, each receiving one
+//    element slice per row; the load unit pushes each source access once
+//    per pass. The largest W that divides the columns of one access,
+//    holds whole accesses (a multiple of A / H) and leaves the registers a
+//    row, a piece and a join need is taken: fewer passes, fewer pushes;
+//  * the scratchpad regions: `rows`, the source rows as the DMA lands them
+//    (each row its covering span of whole granules), and `cols`, the
+//    transposed rows, dense.
+//
+// Each decision is a #ktsched.decision (source heuristic). A description
+// without such a vector unit, a block the accesses cannot hold, or a tile
+// the scratchpad cannot hold is diagnosed at the transpose.
+//
+//===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/ArchAccess.h"
+#include "ktflow/Schedule/KTSched.h"
+#include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace ktflow::ktsched {
+#define GEN_PASS_DEF_SCHEDULETRANSPOSE
+#include "ktflow/Schedule/Passes.h.inc"
+} // namespace ktflow::ktsched
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::arch;
+using namespace ktflow::ktsched;
+
+namespace {
+
+/// Registers a pass over H rows needs beside its W accumulators: the
+/// received row, the sliced element, the concatenated result, and one
+/// more for joining pieces of several transposed rows into one access.
+constexpr int64_t kScratchRegisters = 4;
+
+struct UnitPorts {
+  NodeId load = 0, store = 0;
+};
+
+/// The mover right before `unit` on the route from `memory` and the one
+/// right after it on the route back, if both are movers.
+std::optional<UnitPorts> portsOf(const ArchModel &model, NodeId memory, NodeId unit) {
+  std::optional<Route> in = model.routeFrom(memory, NodeInstance{unit, 0});
+  std::optional<Route> out = model.routeTo(NodeInstance{unit, 0}, memory);
+  if (!in || !out)
+    return std::nullopt;
+  SmallVector<NodeId, 8> inUnits = model.unitsOn(*in), outUnits = model.unitsOn(*out);
+  if (inUnits.size() < 2 || outUnits.size() < 2 || inUnits.back() != unit ||
+      outUnits.front() != unit || !model.node(inUnits[inUnits.size() - 2]).isMover() ||
+      !model.node(outUnits[1]).isMover())
+    return std::nullopt;
+  return UnitPorts{inUnits[inUnits.size() - 2], outUnits[1]};
+}
+
+std::optional<Bytes> accessSize(const ArchModel &model, NodeId mover, NodeId memory) {
+  const AccessRule *rule = model.node(mover).accessTo(memory);
+  if (!rule || rule->minSize != rule->maxSize)
+    return std::nullopt;
+  return rule->minSize;
+}
+
+LogicalResult scheduleTranspose(TransposeOp op, KernelOp kernel, const ArchModel &model,
+                                const Placement &placement) {
+  Builder b(op.getContext());
+  auto tensor = cast<TensorOp>(SymbolTable::lookupSymbolIn(
+      kernel, cast<FlatSymbolRefAttr>(op.getSrc().get("tensor")).getValue()));
+  Type type = tensor.getElementType();
+  int64_t es = elementSize(type).bytes.count();
+  ArrayRef<int64_t> shape = cast<DenseI64ArrayAttr>(op.getSrc().get("shape")).asArrayRef();
+  int64_t rows = shape[0], cols = shape[1];
+  NodeId spad = placement.scratchpad;
+
+  // The DMA between global memory and the scratchpad: one mover each way.
+  std::optional<Route> in = model.routeFrom(placement.global, NodeInstance{spad, 0});
+  std::optional<Route> out = model.routeTo(NodeInstance{spad, 0}, placement.global);
+  if (!in || !out || model.unitsOn(*in).size() != 1 || model.unitsOn(*out).size() != 1)
+    return op.emitError("a transpose is lowered only where one mover (a DMA) connects global "
+                        "memory and @")
+           << model.node(spad).name << "; staging through further memory levels is missing";
+
+  // The vector unit, by capability and route.
+  std::optional<NodeId> vector;
+  std::optional<UnitPorts> ports;
+  for (NodeId unit : model.computeUnits()) {
+    const ComputeInfo &info = model.node(unit).compute;
+    if (info.isMatrix() || !info.issueCost("copy") || !info.lanesFor(type))
+      continue;
+    if (std::optional<UnitPorts> p = portsOf(model, spad, unit)) {
+      vector = unit;
+      ports = p;
+      break;
+    }
+  }
+  if (!vector)
+    return op.emitError("no vector unit of @")
+           << model.name() << " (op class copy, lanes for " << type
+           << ") is fed from and drained into @" << model.node(spad).name
+           << " by a load and a store unit; a transpose through the vector unit's own "
+              "accesses is missing";
+  std::optional<Bytes> inAccess = accessSize(model, ports->load, spad);
+  std::optional<Bytes> outAccess = accessSize(model, ports->store, spad);
+  if (!inAccess || !outAccess || *inAccess != *outAccess || inAccess->count() % es)
+    return op.emitError("the load and store units of @")
+           << model.node(*vector).name << " must move one fixed access size, the same";
+  int64_t access = inAccess->count() / es;
+
+  // Pieces of H source rows; P pieces (transposed rows) per access.
+  int64_t pieceRows = 0;
+  if (rows >= access && rows % access == 0)
+    pieceRows = access;
+  else if (rows < access && access % rows == 0)
+    pieceRows = rows;
+  else
+    return op.emitError("the transposed rows (")
+           << rows << " elements of " << type << ") are neither whole " << inAccess->count()
+           << "-byte accesses nor an equal share of one";
+  int64_t perAccess = access / pieceRows;
+  // The source columns one access of a source row holds.
+  int64_t accessCols = cols >= access ? access : cols;
+  if (cols >= access && cols % access)
+    return op.emitError("the source rows (")
+           << cols << " elements of " << type << ") are not whole " << inAccess->count()
+           << "-byte accesses";
+  if (accessCols % perAccess)
+    return op.emitError("the ") << cols << " source columns do not fill whole accesses of "
+                                << perAccess << " transposed rows each";
+  int64_t registers = model.vectorRegisterCount(*vector);
+  int64_t width = 0;
+  for (int64_t w = perAccess; w <= accessCols; w += perAccess)
+    if (accessCols % w == 0 && w + kScratchRegisters <= registers)
+      width = w;
+  if (!width)
+    return op.emitError("@") << model.node(*vector).name << "'s " << registers
+                             << " vector registers hold no sub-block of " << perAccess
+                             << " accumulators and " << kScratchRegisters << " more";
+
+  auto decision = [&](StringRef name, Attribute value) {
+    if (!op->hasAttr(name))
+      op->setAttr(name, decide(value, kHeuristic));
+  };
+  decision("transpose", b.getStringAttr("vector"));
+  decision("vector_unit", b.getStringAttr(model.node(*vector).name));
+  decision("block", b.getDenseI64ArrayAttr({pieceRows, width}));
+  op->setAttr("load_unit", b.getStringAttr(model.node(ports->load).name));
+  op->setAttr("store_unit", b.getStringAttr(model.node(ports->store).name));
+  op->setAttr("memory", b.getStringAttr(model.node(spad).name));
+
+  // Source rows land as whole granules: a row's span starts at the granule
+  // holding its first element, so it may start up to a granule early.
+  Bytes granule = std::max({memoryAlignment(model, placement.global),
+                            memoryAlignment(model, spad), memoryGranule(model, placement.global),
+                            *inAccess});
+  op->setAttr("granule", b.getI64IntegerAttr(granule.count()));
+  int64_t pitch = Bytes(cols * es + granule.count() - es).alignTo(granule).count();
+  Bytes alignment = memoryAlignment(model, spad);
+  SmallVector<NamedAttribute> placed;
+  Bytes next(0);
+  for (auto [name, bytes] : {std::pair<StringRef, int64_t>{"rows", rows * pitch},
+                             std::pair<StringRef, int64_t>{"cols", rows * cols * es}}) {
+    placed.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr({next.count(), bytes})));
+    next = (next + Bytes(bytes)).alignTo(alignment);
+  }
+  Bytes usable = model.node(spad).memory.usable();
+  if (next > usable)
+    return op.emitError("the transpose's grid tile needs ")
+           << next.count() << " bytes of @" << model.node(spad).name
+           << " (source and transposed rows) but " << usable.count()
+           << " are usable: tiling within a grid tile is missing";
+  op->setAttr("regions", b.getDictionaryAttr(placed));
+  return success();
+}
+
+struct ScheduleTransposePass
+    : ktflow::ktsched::impl::ScheduleTransposeBase<ScheduleTransposePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool any = false;
+    module.walk([&](TransposeOp) { any = true; });
+    if (!any)
+      return;
+    auto model = getArchModel(module, arch);
+    if (!model)
+      return signalPassFailure();
+    std::optional<Placement> placement = findPlacement(*model, module.getLoc());
+    if (!placement)
+      return signalPassFailure();
+    for (KernelOp kernel : module.getOps<KernelOp>())
+      for (TransposeOp op : kernel.getOps<TransposeOp>())
+        if (failed(scheduleTranspose(op, kernel, *model, *placement)))
+          return signalPassFailure();
+  }
+};
+
+} // namespace
