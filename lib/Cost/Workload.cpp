@@ -637,6 +637,47 @@ static LogicalResult addContraction(ks::KernelOp kernel, ks::ContractionOp op,
   return success();
 }
 
+/// The roofline work of a transpose: per grid tile, the source block read
+/// from global memory into the scratchpad and the transposed block written
+/// back, and both between the scratchpad and the vector unit once. The
+/// vector unit's slices and concats are not charged: the kernel has no
+/// compute op, and a layout the frontend chose would not need them, so the
+/// ratio is the relay's cost above moving the data.
+static LogicalResult addTranspose(ks::KernelOp kernel, ks::TransposeOp op,
+                                  const arch::ArchModel &model, arch::Workload &workload) {
+  auto name = [&](StringRef attr) -> std::optional<arch::NodeId> {
+    Attribute value = op->getAttr(attr);
+    if (auto decision = llvm::dyn_cast_or_null<ks::DecisionAttr>(value))
+      value = decision.getValue();
+    auto text = llvm::dyn_cast_or_null<StringAttr>(value);
+    return text ? model.lookupNode(text.getValue()) : std::nullopt;
+  };
+  std::optional<arch::NodeId> vec = name("vector_unit"), spad = name("memory");
+  auto globals = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!vec || !spad || globals.empty())
+    return op.emitError("transpose without the decisions of ktsched-schedule-transpose");
+  auto tensor = llvm::cast<ks::TensorOp>(SymbolTable::lookupSymbolIn(
+      kernel, llvm::cast<FlatSymbolRefAttr>(op.getSrc().get("tensor")).getValue()));
+  auto shape = llvm::cast<DenseI64ArrayAttr>(op.getSrc().get("shape"));
+  int64_t tiles = 1;
+  for (int64_t g : kernel.getGrid())
+    tiles *= g;
+  int64_t bytes = tiles * shape[0] * shape[1] * ks::elementSize(tensor.getElementType()).bytes.count();
+  auto chargeRoute = [&](arch::NodeId from, arch::NodeId to) {
+    if (auto route = model.route({from, 0}, {to, 0}))
+      model.addRouteTraffic(workload, *route, Bytes(bytes));
+  };
+  arch::NodeId global = globals.front();
+  chargeRoute(global, *spad);
+  chargeRoute(*spad, global);
+  chargeRoute(*spad, *vec);
+  chargeRoute(*vec, *spad);
+  llvm::SmallVector<arch::GroupId, 4> chain = model.groupChain(model.node(*vec).group);
+  if (chain.size() > 1)
+    workload.setActiveInstances(chain[1], std::min<int64_t>(tiles, model.group(chain[1]).count));
+  return success();
+}
+
 FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule,
                                                         const arch::ArchModel &model) {
   FailureOr<ks::KernelOp> sole = cost::scheduledKernel(scheduledModule);
@@ -651,6 +692,9 @@ FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule
   arch::Workload workload = builder.take();
   for (ks::ContractionOp op : kernel.getBody().getOps<ks::ContractionOp>())
     if (failed(addContraction(kernel, op, model, workload)))
+      return failure();
+  for (ks::TransposeOp op : kernel.getBody().getOps<ks::TransposeOp>())
+    if (failed(addTranspose(kernel, op, model, workload)))
       return failure();
   return workload;
 }

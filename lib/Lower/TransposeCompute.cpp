@@ -20,6 +20,14 @@
 //  3. the DMA copies `cols` to the stored block (rows of whole granules, or
 //     runs of several rows when the stored rows are back to back).
 //
+// Where the vector unit accesses the scratchpad itself and two DMAs reach
+// it through a staging memory (deep: HBM -> L2 -> L1), the vector unit
+// vloads the rows and vstores the transposed accesses at the same
+// addresses, and the copies go through each core's staging copy of the
+// regions: the outer DMA serves every tile of the round from one program,
+// each core's tile DMA moves its regions between the levels, and channels
+// of one slot hand over as on one level.
+//
 // The copy class pays per issue (slice of one element: one issue; concat:
 // one per lanes of its result), so a transposed element costs a slice and
 // a concat: about 2 x R x C copy issues per tile. docs/run.md, "Transposes".
@@ -61,6 +69,37 @@ public:
   int64_t cores = 1;
 
 private:
+  /// The geometry of one class of tiles (one lead and span).
+  void setClass(const TilePlace &first);
+  /// The vector unit's passes: `rowIn(reg, r, pass)` fills a register with
+  /// source row r of the band's pass, `accessOut(reg, pass, s)` writes
+  /// transposed access s of the pass; both inside the band and
+  /// access-column loops (depths 0 and 1).
+  void emitPasses(ktunit::ProgramBuilder &vec,
+                  llvm::function_ref<void(Reg, int64_t, int64_t)> rowIn,
+                  llvm::function_ref<void(Reg, int64_t, int64_t)> accessOut);
+  /// Addresses in the scratchpad regions (`memory`) of source row r of a
+  /// pass and of transposed access s of a pass, with the band and
+  /// access-column loop terms at depths `band` and `band + 1`.
+  dc::Address rowAddress(int64_t r, uint32_t band) const;
+  dc::Address accessAddress(int64_t pass, int64_t s, uint32_t band) const;
+  LogicalResult emitOneLevel(ktunit::BundleOp bundle, ArrayRef<TilePlace> tiles);
+  LogicalResult emitTwoLevel(ktunit::BundleOp bundle, ArrayRef<TilePlace> tiles);
+  /// The copy of the stored rows out of `from` (a scratchpad or staging
+  /// address of `cols`) into the stored block at `to`.
+  LogicalResult copyOut(ktunit::ProgramBuilder &dma, dc::Address to, dc::Address from);
+  ktunit::ChannelOp channel(ktunit::BundleOp bundle, StringRef name, StringRef producer,
+                            StringRef consumer, const dc::NodeRef &consumerRef,
+                            const dc::NodeRef &producerRef);
+
+  // One class's geometry (setClass).
+  int64_t lead = 0, span = 0, msg = 0, firstAccess = 0, lane0 = 0, perAccess = 0, bands = 0,
+          accessCols = 0, columnAccesses = 0, passes = 0, sends = 0, outRow = 0;
+  // Two levels: the outer and tile DMAs and the staging copies.
+  bool twoLevel = false;
+  std::string outerDmaUnit, tileDmaUnit, stagingMemory;
+  int64_t stagingStride = 0, tileDmaMax = 0;
+
   const arch::ArchModel &model;
   ks::KernelOp kernel;
   ks::TransposeOp op;
@@ -93,15 +132,12 @@ LogicalResult TransposeLowering::collect() {
   auto regions = op->getAttrOfType<DictionaryAttr>("regions");
   auto granuleAttr = op->getAttrOfType<IntegerAttr>("granule");
   if (!how || !vec || !block || block.size() != 2 || !regions || !granuleAttr ||
-      !op->getAttrOfType<StringAttr>("load_unit") ||
-      !op->getAttrOfType<StringAttr>("store_unit") || !op->getAttrOfType<StringAttr>("memory"))
+      !op->getAttrOfType<StringAttr>("memory"))
     return op.emitError("transpose without the decisions of ktsched-schedule-transpose");
   if (how.getValue() != "vector")
     return op.emitError("transpose = ") << how.getValue() << " is not lowered (only vector)";
   pieceRows = block[0], width = block[1], granule = granuleAttr.getInt();
   vecUnit = vec.getValue().str();
-  ldUnit = op->getAttrOfType<StringAttr>("load_unit").getValue().str();
-  stUnit = op->getAttrOfType<StringAttr>("store_unit").getValue().str();
   memory = op->getAttrOfType<StringAttr>("memory").getValue().str();
   for (NamedAttribute entry : regions) {
     auto span = cast<DenseI64ArrayAttr>(entry.getValue());
@@ -115,15 +151,37 @@ LogicalResult TransposeLowering::collect() {
   std::optional<arch::Route> in =
       model.routeFrom(placement->global, arch::NodeInstance{placement->scratchpad, 0});
   SmallVector<arch::NodeId, 8> movers = in ? model.unitsOn(*in) : SmallVector<arch::NodeId, 8>();
-  if (movers.size() != 1)
-    return op.emitError("global memory must reach the scratchpad through one mover (a DMA)");
+  auto stagingAttr = op->getAttrOfType<StringAttr>("staging_memory");
+  auto strideAttr = op->getAttrOfType<IntegerAttr>("staging_stride");
+  twoLevel = movers.size() == 2 && stagingAttr && strideAttr;
+  if (movers.size() != 1 && !twoLevel)
+    return op.emitError("global memory must reach the scratchpad through one mover (a DMA), "
+                        "or two through the transpose's staging memory");
   dmaUnit = model.node(movers.front()).name;
   const arch::AccessRule *dmaGlobal = model.node(movers.front()).accessTo(placement->global);
   maxRun = dmaGlobal ? dmaGlobal->maxSize.count() : 0;
-  std::optional<arch::NodeId> ld = model.lookupNode(ldUnit);
-  std::optional<arch::NodeId> st = model.lookupNode(stUnit);
+  if (twoLevel) {
+    outerDmaUnit = dmaUnit;
+    tileDmaUnit = model.node(movers[1]).name;
+    stagingMemory = stagingAttr.getValue().str();
+    stagingStride = strideAttr.getInt();
+    tileDmaMax = std::numeric_limits<int64_t>::max();
+    for (const arch::AccessRule &rule : model.node(movers[1]).access)
+      tileDmaMax = std::min(tileDmaMax, rule.maxSize.count());
+  }
+  // Through a load and a store unit, or the vector unit's own accesses.
+  bool direct = !op->getAttrOfType<StringAttr>("load_unit");
+  if (direct != twoLevel)
+    return op.emitError("a transpose is lowered through load and store units below one DMA, "
+                        "or by the vector unit's own accesses below two");
+  if (!direct) {
+    ldUnit = op->getAttrOfType<StringAttr>("load_unit").getValue().str();
+    stUnit = op->getAttrOfType<StringAttr>("store_unit").getValue().str();
+  }
+  std::optional<arch::NodeId> ld = model.lookupNode(direct ? vecUnit : ldUnit);
+  std::optional<arch::NodeId> st = model.lookupNode(direct ? vecUnit : stUnit);
   if (!ld || !st)
-    return op.emitError("transpose's load or store unit is not in the description");
+    return op.emitError("transpose's units are not in the description");
   unitsPerCore = model.nodeInstanceCount(*ld) / std::max<int64_t>(cores, 1);
   const arch::AccessRule *ldRule = model.node(*ld).accessTo(placement->scratchpad);
   if (!ldRule)
@@ -133,10 +191,13 @@ LogicalResult TransposeLowering::collect() {
       rows % pieceRows || std::min(cols, access) % width)
     return op.emitError("transpose block ") << pieceRows << "x" << width
                                             << " does not fit the tile and the accesses";
-  if (granule > model.node(placement->global).memory.alignment.count())
-    return op.emitError("transpose granule of ")
-           << granule << " bytes exceeds global memory's alignment: its rows' spans are "
-           << "not known to start on a granule";
+  // Spans start at granule offsets from a symbol's start, which is aligned
+  // to global memory's alignment: the DMA needs no more than that.
+  if (!dmaGlobal || !model.node(placement->global)
+                        .memory.alignment.isAlignedTo(dmaGlobal->alignment) ||
+      granule % dmaGlobal->alignment.count())
+    return op.emitError("the DMA's alignment in global memory does not divide global "
+                        "memory's alignment and the transpose's granule");
   return success();
 }
 
@@ -177,9 +238,116 @@ FailureOr<SmallVector<TilePlace>> TransposeLowering::placeTiles() {
   return placed;
 }
 
-LogicalResult TransposeLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<TilePlace> tiles) {
-  using dc::ProgramBuilder;
+void TransposeLowering::setClass(const TilePlace &first) {
+  lead = first.lead, span = first.span;
+  msg = access * es;
+  int64_t laneLead = lead / es;
+  firstAccess = laneLead / access, lane0 = laneLead % access;
+  perAccess = access / pieceRows;       // transposed rows per access
+  bands = rows / pieceRows;             // pieces per transposed row
+  accessCols = std::min(cols, access);  // source columns per access
+  columnAccesses = cols / accessCols;   // accesses per source row
+  passes = accessCols / width;          // passes per access column
+  sends = width / perAccess;            // accesses per pass
+  outRow = rows * es;                   // one transposed row's bytes
+}
+
+static dc::Address withTerm(dc::Address addr, uint32_t depth, int64_t stride) {
+  addr.terms.push_back({depth, Bytes(stride), 0});
+  return addr;
+}
+
+dc::Address TransposeLowering::rowAddress(int64_t r, uint32_t band) const {
+  dc::Address addr = dc::ProgramBuilder::memoryAddress(
+      memory, Bytes(region.at("rows").first + firstAccess * msg + r * span));
+  return withTerm(withTerm(addr, band, pieceRows * span), band + 1, msg);
+}
+
+// Access s of pass p in access column c of band b holds transposed rows
+// from j = c * A + p * W + s * (A / H) on, their elements b * H on.
+dc::Address TransposeLowering::accessAddress(int64_t pass, int64_t s, uint32_t band) const {
+  dc::Address addr = dc::ProgramBuilder::memoryAddress(
+      memory,
+      Bytes(region.at("cols").first + pass * width * outRow + s * perAccess * outRow));
+  return withTerm(withTerm(addr, band, pieceRows * es), band + 1, accessCols * outRow);
+}
+
+void TransposeLowering::emitPasses(ktunit::ProgramBuilder &vec,
+                                   llvm::function_ref<void(Reg, int64_t, int64_t)> rowIn,
+                                   llvm::function_ref<void(Reg, int64_t, int64_t)> accessOut) {
+  vec.loop(bands);
+  vec.loop(columnAccesses);
+  for (int64_t pass = 0; pass < passes; ++pass) {
+    SmallVector<Reg> piece(width);
+    for (int64_t r = 0; r < pieceRows; ++r) {
+      Reg row = vec.newReg();
+      rowIn(row, r, pass);
+      for (int64_t c = 0; c < width; ++c) {
+        Reg element = vec.newReg();
+        vec.slice(element, row, lane0 + pass * width + c, Elements(1));
+        if (r == 0) {
+          piece[c] = element;
+          continue;
+        }
+        Reg joined = vec.newReg();
+        vec.concat(joined, piece[c], element);
+        piece[c] = joined;
+      }
+    }
+    for (int64_t s = 0; s < sends; ++s) {
+      Reg joined = piece[s * perAccess];
+      for (int64_t p = 1; p < perAccess; ++p) {
+        Reg next = vec.newReg();
+        vec.concat(next, joined, piece[s * perAccess + p]);
+        joined = next;
+      }
+      accessOut(joined, pass, s);
+    }
+  }
+  vec.end();
+  vec.end();
+}
+
+ktunit::ChannelOp TransposeLowering::channel(ktunit::BundleOp bundle, StringRef name,
+                                             StringRef producer, StringRef consumer,
+                                             const dc::NodeRef &consumerRef,
+                                             const dc::NodeRef &producerRef) {
   MLIRContext *ctx = op.getContext();
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToStart(&bundle.getBody().front());
+  return ktunit::ChannelOp::create(builder, op.getLoc(), name, 1, producer, consumer,
+                                   ktunit::ProgramBuilder::nodeRef(ctx, consumerRef),
+                                   ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
+}
+
+LogicalResult TransposeLowering::copyOut(ktunit::ProgramBuilder &dma, dc::Address to,
+                                         dc::Address from) {
+  if (dst.tensor.getStrides()[0] == rows) {
+    // Back-to-back stored rows: runs of as many rows as a DMA run holds,
+    // each a whole number of granules.
+    int64_t runRows = 0;
+    for (int64_t k = 1; k <= cols; ++k)
+      if (cols % k == 0 && (k * outRow) % granule == 0 && k * outRow <= maxRun)
+        runRows = k;
+    if (!runRows)
+      return op.emitError("no run of the transposed rows is whole granules within one DMA run");
+    dma.copy(to, from, Bytes(runRows * outRow),
+             {{cols / runRows, Bytes(runRows * outRow), Bytes(runRows * outRow)}});
+  } else {
+    dma.copy(to, from, Bytes(outRow),
+             {{cols, Bytes(outRow), Bytes(dst.tensor.getStrides()[0] * es)}});
+  }
+  return success();
+}
+
+LogicalResult TransposeLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<TilePlace> tiles) {
+  setClass(tiles.front());
+  return twoLevel ? emitTwoLevel(bundle, tiles) : emitOneLevel(bundle, tiles);
+}
+
+LogicalResult TransposeLowering::emitOneLevel(ktunit::BundleOp bundle,
+                                              ArrayRef<TilePlace> tiles) {
+  using dc::ProgramBuilder;
   uint32_t symSrc = tileOperandSymbol(model, kernel, src, false, out, symbols);
   uint32_t symDst = tileOperandSymbol(model, kernel, dst, true, out, symbols);
   std::vector<int64_t> dmaInstances, unitInstances;
@@ -194,41 +362,17 @@ LogicalResult TransposeLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Ti
     return std::make_unique<ktunit::ProgramBuilder>(bundle, name, unit, std::move(instances),
                                                     columns, symbols.names, loc);
   };
-  auto channel = [&](StringRef name, StringRef producer, StringRef consumer,
-                     const dc::NodeRef &consumerRef, const dc::NodeRef &producerRef) {
-    OpBuilder builder(ctx);
-    builder.setInsertionPointToStart(&bundle.getBody().front());
-    return ktunit::ChannelOp::create(builder, loc, name, 1, producer, consumer,
-                                     ktunit::ProgramBuilder::nodeRef(ctx, consumerRef),
-                                     ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
-  };
   auto nearest = [](StringRef unit) { return ProgramBuilder::node(unit); };
   auto fromTable = [](StringRef unit, int64_t column) {
     return ProgramBuilder::node(unit, {dc::InstanceSelector::Kind::TableColumn, column});
   };
   // DMA table: source and stored byte offsets of the core's grid tile; ld
   // and st peers.
-  auto inputs = channel("in", "dma", "ld", fromTable(ldUnit, 2), nearest(dmaUnit));
-  auto outputs = channel("out", "st", "dma", nearest(dmaUnit), fromTable(stUnit, 3));
-  auto spad = [&](StringRef name, int64_t offset = 0) {
-    return ProgramBuilder::memoryAddress(memory, Bytes(region[name.str()].first + offset));
+  auto inputs = channel(bundle, "in", "dma", "ld", fromTable(ldUnit, 2), nearest(dmaUnit));
+  auto outputs = channel(bundle, "out", "st", "dma", nearest(dmaUnit), fromTable(stUnit, 3));
+  auto spad = [&](StringRef name) {
+    return ProgramBuilder::memoryAddress(memory, Bytes(region[name.str()].first));
   };
-  auto term = [](dc::Address addr, uint32_t depth, int64_t stride) {
-    addr.terms.push_back({depth, Bytes(stride), 0});
-    return addr;
-  };
-
-  // One class of tiles: one lead, one span.
-  const int64_t lead = tiles.front().lead, span = tiles.front().span;
-  const int64_t msg = access * es, laneLead = lead / es;
-  const int64_t firstAccess = laneLead / access, lane0 = laneLead % access;
-  const int64_t perAccess = access / pieceRows;         // transposed rows per access
-  const int64_t bands = rows / pieceRows;               // pieces per transposed row
-  const int64_t accessCols = std::min(cols, access);    // source columns per access
-  const int64_t columnAccesses = cols / accessCols;     // accesses per source row
-  const int64_t passes = accessCols / width;            // passes per access column
-  const int64_t sends = width / perAccess;              // accesses per pass
-  const int64_t outRow = rows * es;                     // one transposed row's bytes
   {
     auto dma = program("dma", dmaUnit, dmaInstances, 4);
     for (const TilePlace &p : tiles) {
@@ -245,22 +389,8 @@ LogicalResult TransposeLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Ti
               {{rows, Bytes(src.tensor.getStrides()[0] * es), Bytes(span)}});
     dma->release(inputs, Side::producer);
     dma->acquire(outputs, Side::consumer);
-    if (dst.tensor.getStrides()[0] == rows) {
-      // Back-to-back stored rows: runs of as many rows as a DMA run holds,
-      // each a whole number of granules.
-      int64_t runRows = 0;
-      for (int64_t k = 1; k <= cols; ++k)
-        if (cols % k == 0 && (k * outRow) % granule == 0 && k * outRow <= maxRun)
-          runRows = k;
-      if (!runRows)
-        return op.emitError("no run of the transposed rows is whole granules within one DMA "
-                            "run");
-      dma->copy(global(symDst, 1), spad("cols"), Bytes(runRows * outRow),
-                {{cols / runRows, Bytes(runRows * outRow), Bytes(runRows * outRow)}});
-    } else {
-      dma->copy(global(symDst, 1), spad("cols"), Bytes(outRow),
-                {{cols, Bytes(outRow), Bytes(dst.tensor.getStrides()[0] * es)}});
-    }
+    if (failed(copyOut(*dma, global(symDst, 1), spad("cols"))))
+      return failure();
     dma->release(outputs, Side::consumer);
     if (failed(dma->status()))
       return failure();
@@ -274,10 +404,7 @@ LogicalResult TransposeLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Ti
     ld->loop(columnAccesses);
     ld->loop(passes);
     ld->loop(pieceRows);
-    ld->push(vec,
-             term(term(term(spad("rows", firstAccess * msg), 0, pieceRows * span), 1, msg), 3,
-                  span),
-             Bytes(msg));
+    ld->push(vec, withTerm(rowAddress(0, 0), 3, span), Bytes(msg));
     ld->end();
     ld->end();
     ld->end();
@@ -289,43 +416,13 @@ LogicalResult TransposeLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Ti
   {
     auto vec = program("vec", vecUnit, unitInstances, 0);
     dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit);
-    vec->loop(bands);
-    vec->loop(columnAccesses);
-    for (int64_t pass = 0; pass < passes; ++pass) {
-      SmallVector<Reg> piece(width);
-      for (int64_t r = 0; r < pieceRows; ++r) {
-        Reg row = vec->newReg();
-        vec->recv(row, src.regType, Elements(access), ld);
-        for (int64_t c = 0; c < width; ++c) {
-          Reg element = vec->newReg();
-          vec->slice(element, row, lane0 + pass * width + c, Elements(1));
-          if (r == 0) {
-            piece[c] = element;
-            continue;
-          }
-          Reg joined = vec->newReg();
-          vec->concat(joined, piece[c], element);
-          piece[c] = joined;
-        }
-      }
-      for (int64_t s = 0; s < sends; ++s) {
-        Reg joined = piece[s * perAccess];
-        for (int64_t p = 1; p < perAccess; ++p) {
-          Reg next = vec->newReg();
-          vec->concat(next, joined, piece[s * perAccess + p]);
-          joined = next;
-        }
-        vec->send(st, joined);
-      }
-    }
-    vec->end();
-    vec->end();
+    emitPasses(
+        *vec, [&](Reg row, int64_t, int64_t) { vec->recv(row, src.regType, Elements(access), ld); },
+        [&](Reg joined, int64_t, int64_t) { vec->send(st, joined); });
     if (failed(vec->status()))
       return failure();
   }
   {
-    // Access s of pass p in access column c of band b holds transposed rows
-    // from j = c * A + p * W + s * (A / H) on, their elements b * H on.
     auto st = program("st", stUnit, unitInstances, 0);
     dc::NodeRef vec = nearest(vecUnit);
     st->acquire(outputs, Side::producer);
@@ -333,17 +430,123 @@ LogicalResult TransposeLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Ti
     st->loop(columnAccesses);
     st->loop(passes);
     for (int64_t s = 0; s < sends; ++s)
-      st->pop(vec,
-              term(term(term(spad("cols", s * perAccess * outRow), 0, pieceRows * es), 1,
-                        accessCols * outRow),
-                   2, width * outRow),
-              Bytes(msg));
+      st->pop(vec, withTerm(accessAddress(0, s, 0), 2, width * outRow), Bytes(msg));
     st->end();
     st->end();
     st->end();
     st->release(outputs, Side::producer);
     if (failed(st->status()))
       return failure();
+  }
+  return success();
+}
+
+LogicalResult TransposeLowering::emitTwoLevel(ktunit::BundleOp bundle,
+                                              ArrayRef<TilePlace> tiles) {
+  using dc::ProgramBuilder;
+  uint32_t symSrc = tileOperandSymbol(model, kernel, src, false, out, symbols);
+  uint32_t symDst = tileOperandSymbol(model, kernel, dst, true, out, symbols);
+  Location loc = op.getLoc();
+  auto program = [&](StringRef name, StringRef unit, std::vector<int64_t> instances) {
+    return std::make_unique<ktunit::ProgramBuilder>(bundle, name, unit, std::move(instances),
+                                                    0, symbols.names, loc);
+  };
+  auto nearest = [](StringRef unit) { return ProgramBuilder::node(unit); };
+  auto staged = [&](int64_t core, StringRef name) {
+    return ProgramBuilder::memoryAddress(
+        stagingMemory, Bytes(core * stagingStride + region[name.str()].first));
+  };
+  auto local = [&](StringRef name) {
+    return ProgramBuilder::memoryAddress(memory, Bytes(region[name.str()].first));
+  };
+  auto global = [&](uint32_t sym, int64_t offset) {
+    dc::Address addr = ProgramBuilder::symbolAddress(sym);
+    addr.offset = Bytes(offset);
+    return addr;
+  };
+  // Per core: outer in (outer DMA -> tile DMA), inner in (tile DMA ->
+  // vector unit), inner out (vector unit -> tile DMA), outer out (tile DMA
+  // -> outer DMA).
+  std::map<int64_t, ktunit::ChannelOp> outerIn, innerIn, innerOut, outerOut;
+  for (const TilePlace &p : tiles) {
+    int64_t core = p.tile % cores;
+    std::string c = std::to_string(core);
+    dc::NodeRef tileDma =
+        ProgramBuilder::node(tileDmaUnit, {dc::InstanceSelector::Kind::Absolute, core});
+    outerIn[core] = channel(bundle, "outer_in" + c, "dma", "tdma" + c, tileDma,
+                            nearest(outerDmaUnit));
+    innerIn[core] = channel(bundle, "inner_in" + c, "tdma" + c, "vec" + c, nearest(vecUnit),
+                            nearest(tileDmaUnit));
+    innerOut[core] = channel(bundle, "inner_out" + c, "vec" + c, "tdma" + c,
+                             nearest(tileDmaUnit), nearest(vecUnit));
+    outerOut[core] = channel(bundle, "outer_out" + c, "tdma" + c, "dma",
+                             nearest(outerDmaUnit), tileDma);
+  }
+  {
+    // The outer DMA serves every tile of the round from one program.
+    auto dma = program("dma", outerDmaUnit, {0});
+    for (const TilePlace &p : tiles) {
+      int64_t core = p.tile % cores;
+      dma->acquire(outerIn[core], Side::producer);
+      dma->copy(staged(core, "rows"), global(symSrc, p.srcStart), Bytes(span),
+                {{rows, Bytes(src.tensor.getStrides()[0] * es), Bytes(span)}});
+      dma->release(outerIn[core], Side::producer);
+    }
+    for (const TilePlace &p : tiles) {
+      int64_t core = p.tile % cores;
+      dma->acquire(outerOut[core], Side::consumer);
+      if (failed(copyOut(*dma, global(symDst, p.dstStart), staged(core, "cols"))))
+        return failure();
+      dma->release(outerOut[core], Side::consumer);
+    }
+    if (failed(dma->status()))
+      return failure();
+  }
+  // A region's bytes between the levels, cut to the tile DMA's largest run.
+  auto copyRegion = [&](ktunit::ProgramBuilder &b, dc::Address to, dc::Address from,
+                        int64_t bytes) {
+    for (int64_t done = 0; done < bytes; done += tileDmaMax) {
+      dc::Address d = to, s = from;
+      d.offset = d.offset + Bytes(done);
+      s.offset = s.offset + Bytes(done);
+      b.copy(d, s, Bytes(std::min(tileDmaMax, bytes - done)), {});
+    }
+  };
+  for (const TilePlace &p : tiles) {
+    int64_t core = p.tile % cores;
+    std::string c = std::to_string(core);
+    {
+      auto tdma = program("tdma" + c, tileDmaUnit, {core});
+      tdma->acquire(outerIn[core], Side::consumer);
+      tdma->acquire(innerIn[core], Side::producer);
+      copyRegion(*tdma, local("rows"), staged(core, "rows"), rows * span);
+      tdma->release(outerIn[core], Side::consumer);
+      tdma->release(innerIn[core], Side::producer);
+      tdma->acquire(innerOut[core], Side::consumer);
+      tdma->acquire(outerOut[core], Side::producer);
+      copyRegion(*tdma, staged(core, "cols"), local("cols"), rows * cols * es);
+      tdma->release(innerOut[core], Side::consumer);
+      tdma->release(outerOut[core], Side::producer);
+      if (failed(tdma->status()))
+        return failure();
+    }
+    {
+      auto vec = program("vec" + c, vecUnit, {core * unitsPerCore});
+      vec->acquire(innerIn[core], Side::consumer);
+      vec->acquire(innerOut[core], Side::producer);
+      emitPasses(
+          *vec,
+          [&](Reg row, int64_t r, int64_t) {
+            vec->vload(row, src.regType, Elements(access), rowAddress(r, 0));
+          },
+          [&](Reg joined, int64_t pass, int64_t s) {
+            vec->vstore(accessAddress(pass, s, 0), joined);
+          });
+      vec->release(innerIn[core], Side::consumer);
+      vec->release(innerOut[core], Side::producer);
+      if (failed(vec->status()))
+        return failure();
+    }
   }
   return success();
 }

@@ -11,7 +11,8 @@
 //  * the vector unit: a compute unit with the `copy` class (slice, concat)
 //    and lanes for the element type, fed from the scratchpad by a load unit
 //    and drained into it by a store unit, each moving one fixed access of
-//    A elements — found by the description's route search, never by name;
+//    A elements, or accessing the scratchpad itself in such accesses —
+//    found by the description's route search, never by name;
 //  * the sub-block [H, W]: a transposed row is built in pieces of H source
 //    rows (H = A when R is a multiple of A, else H = R and one access holds
 //    A / R transposed rows), and W source columns are transposed per pass
@@ -22,7 +23,9 @@
 //    row, a piece and a join need is taken: fewer passes, fewer pushes;
 //  * the scratchpad regions: `rows`, the source rows as the DMA lands them
 //    (each row its covering span of whole granules), and `cols`, the
-//    transposed rows, dense.
+//    transposed rows, dense; where two DMAs connect global memory and the
+//    scratchpad through a staging memory (deep's L2), a copy of both per
+//    core there (`staging_memory`, `staging_stride`).
 //
 // Each decision is a #ktsched.decision (source heuristic). A description
 // without such a vector unit, a block the accesses cannot hold, or a tile
@@ -90,38 +93,52 @@ LogicalResult scheduleTranspose(TransposeOp op, KernelOp kernel, const ArchModel
   int64_t rows = shape[0], cols = shape[1];
   NodeId spad = placement.scratchpad;
 
-  // The DMA between global memory and the scratchpad: one mover each way.
+  // The DMAs between global memory and the scratchpad: one mover each
+  // way, or two through a staging memory (deep's L2).
   std::optional<Route> in = model.routeFrom(placement.global, NodeInstance{spad, 0});
   std::optional<Route> out = model.routeTo(NodeInstance{spad, 0}, placement.global);
-  if (!in || !out || model.unitsOn(*in).size() != 1 || model.unitsOn(*out).size() != 1)
+  size_t movers = in && out ? model.unitsOn(*in).size() : 0;
+  std::optional<NodeId> staging;
+  if (movers == 2)
+    for (NodeId memory : model.memories()) {
+      std::optional<Route> first = model.routeFrom(placement.global, NodeInstance{memory, 0});
+      std::optional<Route> second = model.routeFrom(memory, NodeInstance{spad, 0});
+      if (memory != spad && memory != placement.global && first && second &&
+          model.unitsOn(*first).size() == 1 && model.unitsOn(*second).size() == 1 &&
+          model.unitsOn(*first).front() == model.unitsOn(*in).front())
+        staging = memory;
+    }
+  if (!in || !out || model.unitsOn(*out).size() != movers ||
+      (movers != 1 && !(movers == 2 && staging)))
     return op.emitError("a transpose is lowered only where one mover (a DMA) connects global "
                         "memory and @")
-           << model.node(spad).name << "; staging through further memory levels is missing";
+           << model.node(spad).name << ", or two through one staging memory";
 
-  // The vector unit, by capability and route.
+  // The vector unit, by capability and route: fed and drained by a load
+  // and a store unit, or accessing the scratchpad itself.
   std::optional<NodeId> vector;
   std::optional<UnitPorts> ports;
   for (NodeId unit : model.computeUnits()) {
     const ComputeInfo &info = model.node(unit).compute;
     if (info.isMatrix() || !info.issueCost("copy") || !info.lanesFor(type))
       continue;
-    if (std::optional<UnitPorts> p = portsOf(model, spad, unit)) {
+    ports = portsOf(model, spad, unit);
+    if (ports || accessSize(model, unit, spad)) {
       vector = unit;
-      ports = p;
       break;
     }
   }
   if (!vector)
     return op.emitError("no vector unit of @")
            << model.name() << " (op class copy, lanes for " << type
-           << ") is fed from and drained into @" << model.node(spad).name
-           << " by a load and a store unit; a transpose through the vector unit's own "
-              "accesses is missing";
-  std::optional<Bytes> inAccess = accessSize(model, ports->load, spad);
-  std::optional<Bytes> outAccess = accessSize(model, ports->store, spad);
+           << ") reaches @" << model.node(spad).name
+           << " through a load and a store unit or by accesses of one size";
+  std::optional<Bytes> inAccess = accessSize(model, ports ? ports->load : *vector, spad);
+  std::optional<Bytes> outAccess = accessSize(model, ports ? ports->store : *vector, spad);
   if (!inAccess || !outAccess || *inAccess != *outAccess || inAccess->count() % es)
-    return op.emitError("the load and store units of @")
-           << model.node(*vector).name << " must move one fixed access size, the same";
+    return op.emitError("the accesses of @")
+           << model.node(*vector).name << " to @" << model.node(spad).name
+           << " must be of one fixed size, the same both ways";
   int64_t access = inAccess->count() / es;
 
   // Pieces of H source rows; P pieces (transposed rows) per access.
@@ -161,8 +178,10 @@ LogicalResult scheduleTranspose(TransposeOp op, KernelOp kernel, const ArchModel
   decision("transpose", b.getStringAttr("vector"));
   decision("vector_unit", b.getStringAttr(model.node(*vector).name));
   decision("block", b.getDenseI64ArrayAttr({pieceRows, width}));
-  op->setAttr("load_unit", b.getStringAttr(model.node(ports->load).name));
-  op->setAttr("store_unit", b.getStringAttr(model.node(ports->store).name));
+  if (ports) {
+    op->setAttr("load_unit", b.getStringAttr(model.node(ports->load).name));
+    op->setAttr("store_unit", b.getStringAttr(model.node(ports->store).name));
+  }
   op->setAttr("memory", b.getStringAttr(model.node(spad).name));
 
   // Source rows land as whole granules: a row's span starts at the granule
@@ -187,6 +206,18 @@ LogicalResult scheduleTranspose(TransposeOp op, KernelOp kernel, const ArchModel
            << " (source and transposed rows) but " << usable.count()
            << " are usable: tiling within a grid tile is missing";
   op->setAttr("regions", b.getDictionaryAttr(placed));
+  if (!staging)
+    return success();
+  // Through a staging memory each core's grid tile has its own copy of
+  // both regions there, `staging_stride` bytes apart.
+  Bytes stride = next.alignTo(memoryAlignment(model, *staging));
+  Bytes stagingUsable = model.node(*staging).memory.usable();
+  if (stride * placement.cores > stagingUsable)
+    return op.emitError("the transpose's grid tiles need ")
+           << (stride * placement.cores).count() << " bytes of @" << model.node(*staging).name
+           << " (one tile per core) but " << stagingUsable.count() << " are usable";
+  op->setAttr("staging_memory", b.getStringAttr(model.node(*staging).name));
+  op->setAttr("staging_stride", b.getI64IntegerAttr(stride.count()));
   return success();
 }
 
