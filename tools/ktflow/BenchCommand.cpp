@@ -31,6 +31,7 @@
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/MatmulKernel.h"
+#include "ktflow/Gen/TransposeKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/InitAll.h"
 #include "ktflow/Run/RunKernel.h"
@@ -121,7 +122,12 @@ struct BenchCase {
   /// A matmul of M = N = K = `matmul` (gen/MatmulKernel.h) instead of the
   /// kind's kernel.
   int64_t matmul = 0;
+  /// A transpose of the rows x cols matrix (gen/TransposeKernel.h) instead
+  /// of the kind's kernel.
+  bool transpose = false;
   std::string kindName() const {
+    if (transpose)
+      return "transpose";
     return matmul ? std::string("matmul") : gen::benchKindName(kind).str();
   }
   std::string shape() const {
@@ -229,6 +235,17 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
       if (grid <= cores && !gen::matmulProblem(size, size, size, grid))
         cases.push_back({gen::BenchKind::Add, gen::ElemType::F16, size, size, grid, size});
   }
+  // Transposes of square matrices of 256 KiB..4 MiB in f16 and f32 (the
+  // size is X's bytes).
+  for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32})
+    for (int64_t size : {512, 1024}) {
+      int64_t bytes = size * size * gen::elemSize(type).bytes.count();
+      if (bytes < minBytes || bytes > maxBytes)
+        continue;
+      for (int64_t grid : {1, 8, 32})
+        if (grid <= cores && !gen::transposeProblem(size, size, grid))
+          cases.push_back({gen::BenchKind::Add, type, size, size, grid, 0, true});
+    }
   return cases;
 }
 
@@ -346,7 +363,10 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
                                           benchCase.type, benchCase.grid);
   std::string text = benchCase.matmul ? gen::matmulKernel(benchCase.matmul, benchCase.matmul,
                                                           benchCase.matmul, benchCase.grid)
-                                      : gen::printKernel(spec);
+                     : benchCase.transpose
+                         ? gen::transposeKernel(benchCase.rows, benchCase.cols,
+                                                gen::elemTypeName(benchCase.type), benchCase.grid)
+                         : gen::printKernel(spec);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, benchCase.name() + ".mlir"), llvm::SMLoc());
@@ -362,7 +382,7 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   run::RunOptions options;
   options.arch = archName.str();
   options.seed = benchSeed;
-  if (!benchCase.matmul)
+  if (!benchCase.matmul && !benchCase.transpose)
     options.args = spec.launchArgs();
   std::string message;
   mlir::FailureOr<run::RunReport> report = run::runKernel(
@@ -396,6 +416,11 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   if (benchCase.matmul) {
     row.v1Problem = "no V1 plan for a contraction";
     row.tuneProblem = "contractions are not tuned yet";
+    return row;
+  }
+  if (benchCase.transpose) {
+    row.v1Problem = "no V1 plan for a transpose";
+    row.tuneProblem = "transposes are not tuned yet";
     return row;
   }
   if (benchV1 && row.outcome == Outcome::Match)

@@ -14,6 +14,7 @@
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/MatmulKernel.h"
+#include "ktflow/Gen/TransposeKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/Gen/RandomKernel.h"
 #include "ktflow/InitAll.h"
@@ -58,7 +59,7 @@ static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
                        "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, colsum, rowloop, softmax, "
-                       "layernorm, rmsnorm, rope, swiglu, fill, matmul (--shape MxNxK)"),
+                       "layernorm, rmsnorm, rope, swiglu, fill, matmul (--shape MxNxK), transpose"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"),
@@ -174,6 +175,25 @@ static int runGen() {
     if (std::optional<std::string> problem = matmulProblem(dims[0], dims[1], dims[2], genGrid))
       return fail("--kernel matmul: " + *problem);
     std::string text = matmulKernel(dims[0], dims[1], dims[2], genGrid);
+    if (genVerify) {
+      mlir::DialectRegistry registry;
+      ktflow::registerAllDialects(registry);
+      mlir::MLIRContext context(registry);
+      if (!verifyKernel(context, text, genOutput == "-" ? "<generated>" : genOutput.getValue()))
+        return fail("the generated kernel does not verify");
+    }
+    return writeText(genOutput, text);
+  } else if (genKernel == "transpose") {
+    // Example 14's form (TransposeKernel.h): --shape MxN, f16 or f32.
+    if (genDtype != "f16" && genDtype != "f32")
+      return fail("--kernel transpose is f16 or f32, got --dtype " + genDtype);
+    auto [rowsText, colsText] = llvm::StringRef(genShape).split('x');
+    int64_t m = 0, n = 0;
+    if (rowsText.getAsInteger(10, m) || colsText.getAsInteger(10, n))
+      return fail("--kernel transpose takes --shape MxN, got '" + genShape + "'");
+    if (std::optional<std::string> problem = transposeProblem(m, n, genGrid))
+      return fail("--kernel transpose: " + *problem);
+    std::string text = transposeKernel(m, n, genDtype, genGrid);
     if (genVerify) {
       mlir::DialectRegistry registry;
       ktflow::registerAllDialects(registry);
