@@ -42,9 +42,10 @@ ktarch.device @deep clock_mhz = 800 {
       // lane-wise ops and fma, 2 for a conversion, 8 for division and sqrt
       // (iterative), 6 for the polynomial transcendentals (rsqrt, exp, log,
       // tanh, erf), 12 for pow (exp of y * log x: two of them), 3 for a
-      // cross-lane reduction.
+      // cross-lane reduction. Integer lanes (invented): i32 as f32, i8 not
+      // at all (so a kernel on i8 data is rejected here, not assumed).
       ktarch.compute @vpu {semaphores = 32, vector_registers = 32,
-                           lanes = {f32 = 16, f16 = 32, bf16 = 32},
+                           lanes = {f32 = 16, f16 = 32, bf16 = 32, i32 = 16},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 2, copy = 1,
                                   div = 8, sqrt = 8, rsqrt = 6, exp = 6, log = 6, tanh = 6,

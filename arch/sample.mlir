@@ -31,9 +31,12 @@ ktarch.device @sample clock_mhz = 1000 {
       // assumes): 1 for simple lane-wise ops and fma, 4 for division and
       // each transcendental (sqrt, rsqrt, exp, log, tanh, erf: an iterative
       // or polynomial sequence), 8 for pow (exp of y * log x: two such
-      // sequences), 2 for a cross-lane reduction.
+      // sequences), 2 for a cross-lane reduction. Integer lanes (invented):
+      // i32 as many as f32 (the same 64-byte vector), i8 four times that;
+      // integer add, sub, mul, max, min, cmp, select and casts pay the op
+      // class of their float twins.
       ktarch.compute @vec {semaphores = 32, vector_registers = 32,
-                           lanes = {f16 = 32, f32 = 16},
+                           lanes = {f16 = 32, f32 = 16, i32 = 16, i8 = 64},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
                                   div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,

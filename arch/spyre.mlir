@@ -78,7 +78,10 @@ ktarch.device @spyre clock_mhz = 1500 {
       // fp8/int8 at 128 lanes and fp32 at 32 lanes (ASSUMED: the same
       // 128-byte stick holds 32 fp32 values; fp32 arithmetic on the SFP is
       // not in the public figures, ktflow assumes it for f32 statistics and
-      // accumulators). Issue costs
+      // accumulators); i32 at 32 lanes (ASSUMED like fp32: int8/int4 are
+      // the published integer types, i32 lanes are what index and count
+      // data need; integer add/sub/mul/max/min/cmp/select/cast ASSUMED to
+      // pay their float twins' op classes). Issue costs
       // ASSUMED: 1 cycle for simple elementwise ops and fma, 4 for
       // transcendental (sqrt, rsqrt, exp, log, tanh, erf) and division
       // (software-like sequences on the SFU), 8 for pow (exp of y * log x:
@@ -86,7 +89,7 @@ ktarch.device @spyre clock_mhz = 1500 {
       // 32 semaphores and 32 vector registers: ASSUMED (not published; the
       // figures ktflow's device code used before descriptions gave them).
       ktarch.compute @sfp {semaphores = 32, vector_registers = 32,
-                           lanes = {f16 = 64, f32 = 32, f8E4M3FN = 128, i8 = 128},
+                           lanes = {f16 = 64, f32 = 32, f8E4M3FN = 128, i8 = 128, i32 = 32},
                            ops = {add = 1, sub = 1, mul = 1, fma = 1, max = 1, min = 1,
                                   neg = 1, abs = 1, cmp = 1, select = 1, cast = 1, copy = 1,
                                   div = 4, sqrt = 4, rsqrt = 4, exp = 4, log = 4, tanh = 4,

@@ -472,7 +472,22 @@ uint32_t dc::versionNeeded(const Bundle &bundle) {
   bool matrix = llvm::any_of(bundle.programs, [](const Program &p) {
     return llvm::any_of(p.body, [](const Instruction &i) { return isMatrixArith(i.op); });
   });
-  return matrix ? 4 : launchTable ? 3 : 2;
+  bool integers = llvm::any_of(bundle.programs, [](const Program &p) {
+    return llvm::any_of(p.body, holdsIntegerType);
+  });
+  return integers ? 5 : matrix ? 4 : launchTable ? 3 : 2;
+}
+
+bool dc::holdsIntegerType(const Instruction &inst) {
+  switch (inst.op) {
+  case Opcode::Recv:
+  case Opcode::VLoad:
+  case Opcode::VConst:
+  case Opcode::Cast:
+    return isIntegerType(inst.type);
+  default:
+    return false;
+  }
 }
 
 uint32_t dc::firstVersionWith(Opcode op) {
@@ -596,6 +611,11 @@ llvm::Expected<Bundle> dc::decodeBundle(llvm::ArrayRef<uint8_t> bytes, StringRef
                                                "{2}, the bundle is version {3}",
                                                p.unit, opcodeName(inst.op),
                                                firstVersionWith(inst.op), version));
+      else if (version < 5 && holdsIntegerType(inst))
+        return decodeError(name, llvm::formatv("program @{0}: '{1}' of {2} needs bundle "
+                                               "version 5, the bundle is version {3}",
+                                               p.unit, opcodeName(inst.op),
+                                               elemTypeName(inst.type), version));
   if (llvm::Error e = verifyBundle(bundle, name))
     return std::move(e);
   return bundle;

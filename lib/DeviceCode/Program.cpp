@@ -31,6 +31,12 @@ StringRef dc::elemTypeName(ElemType type) {
     return "bf16";
   case ElemType::F32:
     return "f32";
+  case ElemType::I8:
+    return "i8";
+  case ElemType::I32:
+    return "i32";
+  case ElemType::I64:
+    return "i64";
   }
   return "?";
 }
@@ -42,11 +48,29 @@ std::optional<ElemType> dc::parseElemType(StringRef name) {
     return ElemType::BF16;
   if (name == "f32")
     return ElemType::F32;
+  if (name == "i8")
+    return ElemType::I8;
+  if (name == "i32")
+    return ElemType::I32;
+  if (name == "i64")
+    return ElemType::I64;
   return std::nullopt;
 }
 
 ElementSize dc::elemTypeSize(ElemType type) {
-  return ElementSize{Bytes(type == ElemType::F32 ? 4 : 2)};
+  switch (type) {
+  case ElemType::I8:
+    return ElementSize{Bytes(1)};
+  case ElemType::F16:
+  case ElemType::BF16:
+    return ElementSize{Bytes(2)};
+  case ElemType::F32:
+  case ElemType::I32:
+    return ElementSize{Bytes(4)};
+  case ElemType::I64:
+    return ElementSize{Bytes(8)};
+  }
+  return ElementSize{Bytes(4)};
 }
 
 std::optional<ElementSize> dc::elementSizeOf(StringRef t) {
@@ -422,7 +446,7 @@ private:
   }
 
   llvm::Error typeOk(const std::string &at, ElemType t) {
-    if (t != ElemType::F16 && t != ElemType::BF16 && t != ElemType::F32)
+    if (!parseElemType(elemTypeName(t)))
       return fail(at, "has an unknown element type");
     return llvm::Error::success();
   }

@@ -59,6 +59,18 @@ static double elementValue(llvm::StringRef type, const std::vector<uint8_t> &byt
     memcpy(&w, &bytes[4 * i], 4);
     return interp::bitsToFloat(w);
   }
+  if (type == "i32") {
+    int32_t v;
+    memcpy(&v, &bytes[4 * i], 4);
+    return v;
+  }
+  if (type == "i64") {
+    int64_t v;
+    memcpy(&v, &bytes[8 * i], 8);
+    return double(v);
+  }
+  if (type == "i8")
+    return int8_t(bytes[i]);
   return bytes[i];
 }
 

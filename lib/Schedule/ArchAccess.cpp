@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "ktflow/Arch/KTArchOps.h"
 #include "ktflow/Schedule/KTSched.h"
@@ -94,8 +95,21 @@ SmallVector<StringRef> ktflow::ktsched::requiredOpClasses(Region &body) {
   return classes;
 }
 
+SmallVector<Type> ktflow::ktsched::bodyElementTypes(Region &body) {
+  SmallVector<Type> types;
+  body.walk([&](VectorOp op) {
+    for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+      Type t = mlir::getElementTypeOrSelf(v.getType());
+      if (!llvm::is_contained(types, t))
+        types.push_back(t);
+    }
+  });
+  return types;
+}
+
 std::string ktflow::ktsched::whyUnitCannotRun(const ArchModel &model, NodeId unit,
-                                              Type elementType, ArrayRef<StringRef> classes) {
+                                              Type elementType, ArrayRef<StringRef> classes,
+                                              ArrayRef<Type> bodyTypes) {
   const Node &node = model.node(unit);
   std::string why;
   llvm::raw_string_ostream os(why);
@@ -105,6 +119,10 @@ std::string ktflow::ktsched::whyUnitCannotRun(const ArchModel &model, NodeId uni
     os << "@" << node.name << " is a matrix unit";
   else if (!node.compute.lanesFor(elementType))
     os << "@" << node.name << " has no lanes for " << elementType;
+  else if (auto lacking = llvm::find_if(
+               bodyTypes, [&](Type t) { return !node.compute.lanesFor(t).has_value(); });
+           lacking != bodyTypes.end())
+    os << "@" << node.name << " has no lanes for " << *lacking;
   else if (auto missing = llvm::find_if(
                classes, [&](StringRef c) { return !node.compute.issueCost(c).has_value(); });
            missing != classes.end())

@@ -56,13 +56,14 @@ static LogicalResult buildGroupPipeline(GroupOp group, KernelOp kernel, const Ar
 
   Type elementType = group.getElementType();
   SmallVector<StringRef> classes = requiredOpClasses(compute.getBody());
+  SmallVector<Type> bodyTypes = bodyElementTypes(compute.getBody());
   std::optional<NodeId> unit;
   std::string why;
   for (NodeId candidate : model.computeUnits()) {
     // Matrix units are not candidates for a vector body (no reason given).
     if (model.node(candidate).compute.isMatrix())
       continue;
-    why = whyUnitCannotRun(model, candidate, elementType, classes);
+    why = whyUnitCannotRun(model, candidate, elementType, classes, bodyTypes);
     if (why.empty()) {
       unit = candidate;
       break;

@@ -184,7 +184,8 @@ static LogicalResult expandGroup(GroupOp group, const ArchModel &model, NodeId g
   // A binding from a plan, a hand-written schedule or another description
   // must name a unit that can run the body, as the initial pipeline's does.
   std::string why = whyUnitCannotRun(model, *unit, group.getElementType(),
-                                     requiredOpClasses(compute.getBody()));
+                                     requiredOpClasses(compute.getBody()),
+                                     bodyElementTypes(compute.getBody()));
   if (!why.empty())
     return compute.emitError("compute stage is bound to @")
            << model.node(*unit).name << ", which cannot run this group (" << why << ")";

@@ -282,13 +282,13 @@ FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
     Type elementType = getElementTypeOrSelf(value.getType());
     // A compare's mask is 1 or 0 in its operands' type (the input check
     // made that the selected type), so it lives in a vector register.
-    auto cmp = dyn_cast<arith::CmpFOp>(def);
+    bool cmp = isa<arith::CmpFOp, arith::CmpIOp>(def);
     if (cmp)
-      elementType = getElementTypeOrSelf(cmp.getLhs().getType());
+      elementType = getElementTypeOrSelf(def->getOperand(0).getType());
     OpBuilder b(&computeBlock, computeBlock.end());
     auto op = VectorOp::create(b, def->getLoc(), elementType, entry->opClass, inputs);
     if (cmp)
-      op->setAttr("predicate", b.getStringAttr(*lanewisePredicate(cmp.getPredicate())));
+      op->setAttr("predicate", b.getStringAttr(*lanewisePredicate(def)));
     result = op;
   } else {
     return emitError(value.getLoc(), "value not schedulable in a compute group");

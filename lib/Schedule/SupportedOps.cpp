@@ -77,6 +77,20 @@ static const OpSupport kSupportedOps[] = {
     {"math.powf", OpRole::Elementwise, "pow"},
     {"math.fma", OpRole::Elementwise, "fma"},
     {"arith.cmpf", OpRole::Elementwise, "cmp"},
+    // Integer lane-wise ops on tensors (scalars are index arithmetic): the
+    // same op classes as their float twins, the register type picking the
+    // integer form. Signed forms only: a vector register's lanes are
+    // sign-extended, and the unsigned compares and conversions are missing.
+    {"arith.addi", OpRole::Elementwise, "add"},
+    {"arith.subi", OpRole::Elementwise, "sub"},
+    {"arith.muli", OpRole::Elementwise, "mul"},
+    {"arith.maxsi", OpRole::Elementwise, "max"},
+    {"arith.minsi", OpRole::Elementwise, "min"},
+    {"arith.cmpi", OpRole::Elementwise, "cmp"},
+    {"arith.extsi", OpRole::Elementwise, "cast"},
+    {"arith.trunci", OpRole::Elementwise, "cast"},
+    {"arith.sitofp", OpRole::Elementwise, "cast"},
+    {"arith.fptosi", OpRole::Elementwise, "cast"},
     {"arith.select", OpRole::Elementwise, "select"},
     {"linalg.add", OpRole::Elementwise, "add"},
     {"linalg.sub", OpRole::Elementwise, "sub"},
@@ -208,9 +222,14 @@ static std::string bindHint(Value value, Value iv = {}) {
   return "";
 }
 
-static bool isScheduledFloat(Type type) { return type.isF16() || type.isF32() || type.isBF16(); }
+/// Element types that live in vector registers (dc::ElemType).
+static bool isScheduledElement(Type type) {
+  return type.isF16() || type.isF32() || type.isBF16() || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(32) || type.isSignlessInteger(64);
+}
+static constexpr StringLiteral kScheduledTypes = "f16, bf16, f32, i8, i32 or i64";
 
-/// Tensors the scheduler moves: static shape, f16/bf16/f32 elements.
+/// Tensors the scheduler moves: static shape, elements of a register type.
 static LogicalResult checkTensor(Operation *op, Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
@@ -218,9 +237,9 @@ static LogicalResult checkTensor(Operation *op, Type type) {
   if (!tensor.hasStaticShape())
     return op->emitError("'") << op->getName() << "' on " << type
                               << " not supported: scheduling needs static shapes";
-  if (!isScheduledFloat(tensor.getElementType()))
+  if (!isScheduledElement(tensor.getElementType()))
     return op->emitError("'") << op->getName() << "' on " << type
-                              << " not supported: compute bodies need f16, bf16 or f32";
+                              << " not supported: compute bodies need " << kScheduledTypes;
   return success();
 }
 
@@ -346,9 +365,9 @@ static LogicalResult checkView(ktdp::ConstructMemoryViewOp view) {
   if (!ktdp::isBox(*view.getCoordinateSet()))
     return view.emitError("'ktdp.construct_memory_view' with a coordinate_set that is not a "
                           "box not supported: masks are ranges of each dimension");
-  if (!isScheduledFloat(view.getElementType()))
+  if (!isScheduledElement(view.getElementType()))
     return view.emitError("'ktdp.construct_memory_view' of ")
-           << view.getElementType() << " not supported: compute bodies need f16, bf16 or f32";
+           << view.getElementType() << " not supported: compute bodies need " << kScheduledTypes;
   return success();
 }
 
@@ -371,21 +390,57 @@ std::optional<StringRef> ktflow::ktsched::lanewisePredicate(arith::CmpFPredicate
   }
 }
 
+std::optional<StringRef> ktflow::ktsched::lanewisePredicate(arith::CmpIPredicate predicate) {
+  switch (predicate) {
+  case arith::CmpIPredicate::slt:
+    return StringRef("lt");
+  case arith::CmpIPredicate::sle:
+    return StringRef("le");
+  case arith::CmpIPredicate::sgt:
+    return StringRef("gt");
+  case arith::CmpIPredicate::sge:
+    return StringRef("ge");
+  case arith::CmpIPredicate::eq:
+    return StringRef("eq");
+  case arith::CmpIPredicate::ne:
+    return StringRef("ne");
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<StringRef> ktflow::ktsched::lanewisePredicate(Operation *compare) {
+  if (auto cmp = dyn_cast_or_null<arith::CmpFOp>(compare))
+    return lanewisePredicate(cmp.getPredicate());
+  if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(compare))
+    return lanewisePredicate(cmp.getPredicate());
+  return std::nullopt;
+}
+
 /// A lane-wise compare is a mask in its operands' type (1 or 0 per lane):
 /// the only thing a compute body does with it is select by it.
-static LogicalResult checkCompare(arith::CmpFOp cmp) {
-  if (!isa<RankedTensorType>(cmp.getLhs().getType()))
-    return cmp.emitError("'arith.cmpf' on scalars not supported: compare tensors lane-wise");
-  if (failed(checkTensor(cmp, cmp.getLhs().getType())))
+static LogicalResult checkCompare(Operation *cmp) {
+  StringRef name = cmp->getName().getStringRef();
+  Type operand = cmp->getOperand(0).getType();
+  if (!isa<RankedTensorType>(operand))
+    return cmp->emitError("'") << name
+                               << "' on scalars not supported: compare tensors lane-wise";
+  if (failed(checkTensor(cmp, operand)))
     return failure();
-  if (!lanewisePredicate(cmp.getPredicate()))
-    return cmp.emitError("'arith.cmpf' predicate '")
-           << arith::stringifyCmpFPredicate(cmp.getPredicate())
-           << "' not supported: lane-wise compares are olt, ole, ogt, oge, oeq and une";
+  if (!lanewisePredicate(cmp)) {
+    if (auto f = dyn_cast<arith::CmpFOp>(cmp))
+      return cmp->emitError("'arith.cmpf' predicate '")
+             << arith::stringifyCmpFPredicate(f.getPredicate())
+             << "' not supported: lane-wise compares are olt, ole, ogt, oge, oeq and une";
+    return cmp->emitError("'arith.cmpi' predicate '")
+           << arith::stringifyCmpIPredicate(cast<arith::CmpIOp>(cmp).getPredicate())
+           << "' not supported: lane-wise integer compares are slt, sle, sgt, sge, eq and "
+              "ne (lanes are signed)";
+  }
   for (OpOperand &use : cmp->getUses())
     if (!isa<arith::SelectOp>(use.getOwner()) || use.getOperandNumber() != 0)
-      return use.getOwner()->emitError("use of an 'arith.cmpf' result by '")
-             << use.getOwner()->getName()
+      return use.getOwner()->emitError("use of an '")
+             << name << "' result by '" << use.getOwner()->getName()
              << "' not supported: a compare's mask is only a select's condition";
   return success();
 }
@@ -393,11 +448,12 @@ static LogicalResult checkCompare(arith::CmpFOp cmp) {
 static LogicalResult checkSelect(arith::SelectOp select) {
   if (failed(checkTensor(select, select.getType())))
     return failure();
-  auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
-  if (!isa<RankedTensorType>(select.getCondition().getType()) || !cmp)
+  Operation *cmp = select.getCondition().getDefiningOp();
+  if (!isa<RankedTensorType>(select.getCondition().getType()) ||
+      !isa_and_nonnull<arith::CmpFOp, arith::CmpIOp>(cmp))
     return select.emitError("'arith.select' condition not supported: it must be the "
-                            "result of a lane-wise 'arith.cmpf'");
-  Type maskType = getElementTypeOrSelf(cmp.getLhs().getType());
+                            "result of a lane-wise 'arith.cmpf' or 'arith.cmpi'");
+  Type maskType = getElementTypeOrSelf(cmp->getOperand(0).getType());
   if (maskType != getElementTypeOrSelf(select.getType()))
     return select.emitError("'arith.select' of ")
            << getElementTypeOrSelf(select.getType()) << " by a compare of " << maskType
@@ -437,7 +493,7 @@ static bool isPerRowTensor(Value value) {
     return true;
   const OpSupport *entry = def ? lookupOpSupport(def) : nullptr;
   if (!entry || entry->role != OpRole::Elementwise || def->getNumResults() != 1 ||
-      isa<arith::CmpFOp, arith::SelectOp>(def))
+      isa<arith::CmpFOp, arith::CmpIOp, arith::SelectOp>(def))
     return false;
   ValueRange inputs = def->getOperands();
   if (auto dps = dyn_cast<linalg::LinalgOp>(def))
@@ -463,7 +519,7 @@ static bool isPerRowScalar(Value value, bool &extracted) {
   }
   const OpSupport *entry = lookupOpSupport(def);
   if (!entry || entry->role != OpRole::Elementwise || def->getNumResults() != 1 ||
-      isa<arith::CmpFOp, arith::SelectOp>(def))
+      isa<arith::CmpFOp, arith::CmpIOp, arith::SelectOp>(def))
     return false;
   return llvm::all_of(def->getOperands(),
                       [&](Value operand) { return isPerRowScalar(operand, extracted); });
@@ -593,8 +649,8 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
                                  "supported-op table";
   }
   // A compare's i1 mask is the one non-float tensor a body may hold.
-  if (auto cmp = dyn_cast<arith::CmpFOp>(op))
-    return checkCompare(cmp);
+  if (isa<arith::CmpFOp>(op) || (isa<arith::CmpIOp>(op) && entry->role != OpRole::Index))
+    return checkCompare(op);
   if (auto select = dyn_cast<arith::SelectOp>(op); select && entry->role != OpRole::Index)
     return checkSelect(select);
   if (entry->role == OpRole::Index)
@@ -614,7 +670,7 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
       Type value = arg;
       if (auto rt = dyn_cast<ktdp::RuntimeArgType>(arg))
         value = rt.getValueType();
-      if (!value.isIntOrIndex() && !isScheduledFloat(value))
+      if (!value.isIntOrIndex() && !isScheduledElement(value))
         return func.emitError("kernel argument of type ")
                << arg
                << " not supported: arguments are index base addresses, or index, "

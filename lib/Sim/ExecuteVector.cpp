@@ -65,13 +65,19 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
   int64_t issues = 0;
   auto issuesFor = [&](ElemType t, int64_t count) {
     for (const auto &[type, lanes] : node.compute.lanes)
-      if ((t == ElemType::F16 && type.isF16()) || (t == ElemType::BF16 && type.isBF16()) ||
-          (t == ElemType::F32 && type.isF32())) {
+      if (sameElementType(t, type)) {
         issues = std::max(issues, (count + lanes - 1) / lanes);
         return true;
       }
     return fail(u, "@" + node.name + " has no lanes for " + elemTypeName(t).str());
   };
+  // Integer lanes have the wrapping forms of the lane-wise ops; division,
+  // pow, fma and the transcendentals are float-only.
+  for (uint8_t r : reads)
+    if (isIntegerType(u.regs[r].type) && !hasIntegerForm(inst.op))
+      return fail(u, llvm::formatv("'{0}' has no form for {1} lanes (v{2})",
+                                   opcodeName(inst.op), elemTypeName(u.regs[r].type),
+                                   unsigned(r)));
   std::string error;
   VectorValue out;
   switch (inst.op) {
@@ -95,8 +101,7 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
       return fail(u, llvm::formatv("lane {0} of a {1}-element register", inst.lane, a.count));
     if (!issuesFor(a.type, inst.count))
       return false;
-    out = splat(a.type, inst.count, options.computeValues ? a.values[inst.lane] : 0,
-                options.computeValues);
+    out = broadcastLane(a, inst.lane, inst.count, options.computeValues);
     break;
   }
   case Opcode::Reduce: {
@@ -121,11 +126,7 @@ bool Engine::executeVector(unsigned unit, const Instruction &inst) {
       return fail(u, "slide operands differ in element type");
     if (!issuesFor(d.type, d.count))
       return false;
-    out = d;
-    if (options.computeValues) {
-      std::rotate(out.values.begin(), out.values.begin() + 1, out.values.end());
-      out.values.back() = a.values[0];
-    }
+    out = slideVector(d, a, options.computeValues);
     break;
   }
   case Opcode::Ext: {

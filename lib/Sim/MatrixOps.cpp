@@ -39,6 +39,7 @@ void sim::multiplyAccumulate(const float *a, const float *b, float *acc, MatrixS
   case ElemType::BF16:
     return foldInOrder(a, b, acc, shape, [](float v) { return interp::roundToBF16(v); });
   case ElemType::F32:
+  default: // integer registers never reach the matrix path (hasIntegerForm)
     return foldInOrder(a, b, acc, shape, [](float v) { return v; });
   }
 }

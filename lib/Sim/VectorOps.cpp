@@ -9,7 +9,11 @@
 // bits), exp, log, tanh, erf, rsqrt, pow and fma in double, then rounded
 // once, constants from double. So an elementwise kernel compares bit for
 // bit with the interpreter. Reductions fold left to right, rounding every
-// combine.
+// combine. Integer lanes compute in 64-bit two's complement (unsigned, so
+// overflow is defined) and wrap to the type's width after every op, as the
+// interpreter's integer tensors do; a cast to an integer type truncates
+// toward zero (fptosi) or wraps (trunci), from one sign-extends (extsi) or
+// rounds once to nearest even (sitofp).
 //
 //===----------------------------------------------------------------------===//
 #include "VectorOps.h"
@@ -20,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace ktflow;
 using namespace ktflow::sim;
@@ -32,9 +37,9 @@ static float roundTo(ElemType t, float v) {
   case ElemType::BF16:
     return interp::roundToBF16(v);
   case ElemType::F32:
+  default:
     return v;
   }
-  return v;
 }
 
 static float roundDoubleTo(ElemType t, double v) {
@@ -44,12 +49,94 @@ static float roundDoubleTo(ElemType t, double v) {
   case ElemType::BF16:
     return interp::bf16BitsToFloat(interp::doubleToBF16Bits(v));
   case ElemType::F32:
+  default:
     return float(v);
   }
-  return float(v);
+}
+
+bool sim::sameElementType(ElemType t, mlir::Type type) {
+  switch (t) {
+  case ElemType::F16:
+    return type.isF16();
+  case ElemType::BF16:
+    return type.isBF16();
+  case ElemType::F32:
+    return type.isF32();
+  case ElemType::I8:
+    return type.isInteger(8);
+  case ElemType::I32:
+    return type.isInteger(32);
+  case ElemType::I64:
+    return type.isInteger(64);
+  }
+  return false;
+}
+
+int64_t sim::wrapToType(ElemType t, int64_t v) {
+  switch (t) {
+  case ElemType::I8:
+    return int8_t(v);
+  case ElemType::I32:
+    return int32_t(v);
+  default:
+    return v;
+  }
+}
+
+bool sim::hasIntegerForm(Opcode op) {
+  switch (op) {
+  case Opcode::VConst:
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Max:
+  case Opcode::Min:
+  case Opcode::Neg:
+  case Opcode::Mov:
+  case Opcode::Cast:
+  case Opcode::Cmp:
+  case Opcode::Select:
+  case Opcode::Bcast:
+  case Opcode::Reduce:
+  case Opcode::Slide:
+  case Opcode::Ext:
+  case Opcode::Concat:
+  case Opcode::Slice:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// fptosi as the interpreter computes it: NaN is 0, the value truncated
+/// toward zero, saturated to int64 and wrapped to the type.
+static int64_t floatToInteger(ElemType t, double v) {
+  if (std::isnan(v))
+    return 0;
+  double r = std::trunc(v);
+  if (r >= 9.2233720368547758e18)
+    return wrapToType(t, std::numeric_limits<int64_t>::max());
+  if (r <= -9.2233720368547758e18)
+    return std::numeric_limits<int64_t>::min();
+  return wrapToType(t, int64_t(r));
 }
 
 void sim::loadVector(VectorValue &v, const uint8_t *bytes) {
+  if (isIntegerType(v.type)) {
+    v.ints.resize(v.count);
+    for (int64_t i = 0; i < v.count; ++i) {
+      if (v.type == ElemType::I8) {
+        v.ints[i] = int8_t(bytes[i]);
+      } else if (v.type == ElemType::I32) {
+        int32_t x;
+        std::memcpy(&x, bytes + 4 * i, 4);
+        v.ints[i] = x;
+      } else {
+        std::memcpy(&v.ints[i], bytes + 8 * i, 8);
+      }
+    }
+    return;
+  }
   v.values.resize(v.count);
   for (int64_t i = 0; i < v.count; ++i) {
     switch (v.type) {
@@ -61,7 +148,7 @@ void sim::loadVector(VectorValue &v, const uint8_t *bytes) {
                                             : interp::bf16BitsToFloat(h);
       break;
     }
-    case ElemType::F32:
+    default:
       std::memcpy(&v.values[i], bytes + 4 * i, 4);
       break;
     }
@@ -69,6 +156,20 @@ void sim::loadVector(VectorValue &v, const uint8_t *bytes) {
 }
 
 void sim::storeVector(const VectorValue &v, uint8_t *bytes) {
+  if (isIntegerType(v.type)) {
+    for (int64_t i = 0; i < v.count; ++i) {
+      int64_t x = i < int64_t(v.ints.size()) ? v.ints[i] : 0;
+      if (v.type == ElemType::I8) {
+        bytes[i] = uint8_t(x);
+      } else if (v.type == ElemType::I32) {
+        int32_t w = int32_t(x);
+        std::memcpy(bytes + 4 * i, &w, 4);
+      } else {
+        std::memcpy(bytes + 8 * i, &x, 8);
+      }
+    }
+    return;
+  }
   for (int64_t i = 0; i < v.count; ++i) {
     float x = i < int64_t(v.values.size()) ? v.values[i] : 0.0f;
     switch (v.type) {
@@ -79,7 +180,7 @@ void sim::storeVector(const VectorValue &v, uint8_t *bytes) {
       std::memcpy(bytes + 2 * i, &h, 2);
       break;
     }
-    case ElemType::F32:
+    default:
       std::memcpy(bytes + 4 * i, &x, 4);
       break;
     }
@@ -90,23 +191,60 @@ static VectorValue like(ElemType type, int64_t count, bool compute) {
   VectorValue out;
   out.type = type;
   out.count = count;
-  if (compute)
+  if (compute && isIntegerType(type))
+    out.ints.resize(count);
+  else if (compute)
     out.values.resize(count);
   return out;
 }
 
 VectorValue sim::splat(ElemType type, int64_t count, double value, bool compute) {
   VectorValue out = like(type, count, compute);
-  if (compute)
+  if (compute && isIntegerType(type))
+    std::fill(out.ints.begin(), out.ints.end(), floatToInteger(type, value));
+  else if (compute)
     std::fill(out.values.begin(), out.values.end(), roundDoubleTo(type, value));
+  return out;
+}
+
+VectorValue sim::broadcastLane(const VectorValue &a, int64_t lane, int64_t count, bool compute) {
+  VectorValue out = like(a.type, count, compute);
+  if (compute && isIntegerType(a.type))
+    std::fill(out.ints.begin(), out.ints.end(), a.ints[lane]);
+  else if (compute)
+    std::fill(out.values.begin(), out.values.end(), a.values[lane]);
+  return out;
+}
+
+VectorValue sim::slideVector(const VectorValue &d, const VectorValue &a, bool compute) {
+  VectorValue out = d;
+  if (!compute)
+    return out;
+  if (isIntegerType(d.type)) {
+    std::rotate(out.ints.begin(), out.ints.begin() + 1, out.ints.end());
+    out.ints.back() = a.ints[0];
+  } else {
+    std::rotate(out.values.begin(), out.values.begin() + 1, out.values.end());
+    out.values.back() = a.values[0];
+  }
   return out;
 }
 
 VectorValue sim::castVector(const VectorValue &a, ElemType to, bool compute) {
   VectorValue out = like(to, a.count, compute);
-  if (compute)
-    for (int64_t i = 0; i < a.count; ++i)
+  if (!compute)
+    return out;
+  bool fromInt = isIntegerType(a.type), toInt = isIntegerType(to);
+  for (int64_t i = 0; i < a.count; ++i) {
+    if (fromInt && toInt)
+      out.ints[i] = wrapToType(to, a.ints[i]);
+    else if (fromInt)
+      out.values[i] = roundDoubleTo(to, double(a.ints[i]));
+    else if (toInt)
+      out.ints[i] = floatToInteger(to, a.values[i]);
+    else
       out.values[i] = roundTo(to, a.values[i]);
+  }
   return out;
 }
 
@@ -136,6 +274,19 @@ VectorValue sim::reduceVector(const VectorValue &a, Combiner c, bool compute) {
   VectorValue out = like(a.type, 1, compute);
   if (!compute)
     return out;
+  if (isIntegerType(a.type)) {
+    // Integer combines are exact up to the wrap: any fold order gives the
+    // interpreter's result.
+    int64_t acc = a.ints[0];
+    for (int64_t i = 1; i < a.count; ++i) {
+      int64_t x = a.ints[i];
+      acc = c == Combiner::Add ? wrapToType(a.type, int64_t(uint64_t(acc) + uint64_t(x)))
+            : c == Combiner::Max ? std::max(acc, x)
+                                 : std::min(acc, x);
+    }
+    out.ints[0] = acc;
+    return out;
+  }
   // A halving tree: each stage folds the upper half of the lanes into the
   // lower half, lane i with lane i + half (an odd count keeps its middle
   // lane), one rounding per combine, until one lane is left.
@@ -153,9 +304,15 @@ VectorValue sim::reduceVector(const VectorValue &a, Combiner c, bool compute) {
 VectorValue sim::selectVector(const VectorValue &m, const VectorValue &a,
                               const VectorValue &b, bool compute) {
   VectorValue out = like(a.type, a.count, compute);
-  if (compute)
-    for (int64_t i = 0; i < a.count; ++i)
-      out.values[i] = m.values[i] != 0.0f ? a.values[i] : b.values[i];
+  if (!compute)
+    return out;
+  for (int64_t i = 0; i < a.count; ++i) {
+    bool taken = isIntegerType(m.type) ? m.ints[i] != 0 : m.values[i] != 0.0f;
+    if (isIntegerType(a.type))
+      out.ints[i] = taken ? a.ints[i] : b.ints[i];
+    else
+      out.values[i] = taken ? a.values[i] : b.values[i];
+  }
   return out;
 }
 
@@ -164,6 +321,19 @@ VectorValue sim::compareVector(CmpPredicate p, const VectorValue &a, const Vecto
   VectorValue out = like(a.type, a.count, compute);
   if (!compute)
     return out;
+  if (isIntegerType(a.type)) {
+    for (int64_t i = 0; i < a.count; ++i) {
+      int64_t x = a.ints[i], y = b.ints[i];
+      bool r = p == CmpPredicate::Lt   ? x < y
+               : p == CmpPredicate::Le ? x <= y
+               : p == CmpPredicate::Gt ? x > y
+               : p == CmpPredicate::Ge ? x >= y
+               : p == CmpPredicate::Eq ? x == y
+                                       : x != y;
+      out.ints[i] = r ? 1 : 0;
+    }
+    return out;
+  }
   for (int64_t i = 0; i < a.count; ++i) {
     float x = a.values[i], y = b.values[i];
     bool r = false;
@@ -199,9 +369,9 @@ static interp::ElemKind kindOf(ElemType t) {
   case ElemType::BF16:
     return interp::ElemKind::BF16;
   case ElemType::F32:
+  default:
     return interp::ElemKind::F32;
   }
-  return interp::ElemKind::F32;
 }
 
 /// One lane-wise unary op, rounded as the interpreter rounds kind K.
@@ -237,6 +407,33 @@ VectorValue sim::binaryVector(Opcode op, const VectorValue &a, const VectorValue
   VectorValue out = like(a.type, a.count, compute);
   if (!compute)
     return out;
+  if (isIntegerType(a.type)) {
+    for (int64_t i = 0; i < a.count; ++i) {
+      uint64_t x = uint64_t(a.ints[i]), y = uint64_t(b.ints[i]);
+      int64_t r = 0;
+      switch (op) {
+      case Opcode::Add:
+        r = int64_t(x + y);
+        break;
+      case Opcode::Sub:
+        r = int64_t(x - y);
+        break;
+      case Opcode::Mul:
+        r = int64_t(x * y);
+        break;
+      case Opcode::Max:
+        r = std::max(a.ints[i], b.ints[i]);
+        break;
+      case Opcode::Min:
+        r = std::min(a.ints[i], b.ints[i]);
+        break;
+      default:
+        break;
+      }
+      out.ints[i] = wrapToType(a.type, r);
+    }
+    return out;
+  }
   using interp::FloatBinary;
   const float *x = a.values.data(), *y = b.values.data();
   float *r = out.values.data();
@@ -286,6 +483,12 @@ VectorValue sim::unaryVector(Opcode op, const VectorValue &a, bool compute) {
   VectorValue out = like(a.type, a.count, compute);
   if (!compute)
     return out;
+  if (isIntegerType(a.type)) {
+    for (int64_t i = 0; i < a.count; ++i)
+      out.ints[i] = op == Opcode::Neg ? wrapToType(a.type, int64_t(0 - uint64_t(a.ints[i])))
+                                      : a.ints[i];
+    return out;
+  }
   using interp::FloatUnary;
   const float *x = a.values.data();
   float *r = out.values.data();
@@ -327,6 +530,11 @@ VectorValue sim::extractVector(const VectorValue &a, const VectorValue &b, int64
   if (!compute)
     return out;
   // Values move unchanged: no rounding, so an f16 lane keeps its bits.
+  if (isIntegerType(a.type)) {
+    for (int64_t i = 0; i < a.count; ++i)
+      out.ints[i] = lane + i < a.count ? a.ints[lane + i] : b.ints[lane + i - a.count];
+    return out;
+  }
   for (int64_t i = 0; i < a.count; ++i)
     out.values[i] = lane + i < a.count ? a.values[lane + i] : b.values[lane + i - a.count];
   return out;
@@ -334,7 +542,10 @@ VectorValue sim::extractVector(const VectorValue &a, const VectorValue &b, int64
 
 VectorValue sim::concatVectors(const VectorValue &a, const VectorValue &b, bool compute) {
   VectorValue out = like(a.type, a.count + b.count, compute);
-  if (compute) {
+  if (compute && isIntegerType(a.type)) {
+    std::copy(a.ints.begin(), a.ints.end(), out.ints.begin());
+    std::copy(b.ints.begin(), b.ints.end(), out.ints.begin() + a.count);
+  } else if (compute) {
     std::copy(a.values.begin(), a.values.end(), out.values.begin());
     std::copy(b.values.begin(), b.values.end(), out.values.begin() + a.count);
   }
@@ -343,7 +554,9 @@ VectorValue sim::concatVectors(const VectorValue &a, const VectorValue &b, bool 
 
 VectorValue sim::sliceVector(const VectorValue &a, int64_t lane, int64_t count, bool compute) {
   VectorValue out = like(a.type, count, compute);
-  if (compute)
+  if (compute && isIntegerType(a.type))
+    std::copy(a.ints.begin() + lane, a.ints.begin() + lane + count, out.ints.begin());
+  else if (compute)
     std::copy(a.values.begin() + lane, a.values.begin() + lane + count, out.values.begin());
   return out;
 }

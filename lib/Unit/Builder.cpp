@@ -186,9 +186,23 @@ void ProgramBuilder::pop(dc::NodeRef peer, dc::Address dst, Bytes bytes) {
 }
 
 VRegType ProgramBuilder::regType(dc::ElemType type, Elements count) {
-  Type element = type == dc::ElemType::F16    ? Type(builder.getF16Type())
-                 : type == dc::ElemType::BF16 ? Type(builder.getBF16Type())
-                                              : Type(builder.getF32Type());
+  Type element;
+  switch (type) {
+  case dc::ElemType::F16:
+    element = builder.getF16Type();
+    break;
+  case dc::ElemType::BF16:
+    element = builder.getBF16Type();
+    break;
+  case dc::ElemType::F32:
+    element = builder.getF32Type();
+    break;
+  case dc::ElemType::I8:
+  case dc::ElemType::I32:
+  case dc::ElemType::I64:
+    element = builder.getIntegerType(dc::elemTypeSize(type).bytes.count() * 8);
+    break;
+  }
   return VRegType::get(getContext(), count.count(), element);
 }
 

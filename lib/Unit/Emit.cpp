@@ -107,8 +107,12 @@ private:
   }
 
   static dc::ElemType elemType(Value handle) {
+    // The register type's verifier admits only types device code has.
     Type t = cast<VRegType>(handle.getType()).getElementType();
-    return t.isF16() ? dc::ElemType::F16 : t.isBF16() ? dc::ElemType::BF16 : dc::ElemType::F32;
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    t.print(os);
+    return dc::parseElemType(name).value_or(dc::ElemType::F32);
   }
   static Elements count(Value handle) {
     return Elements(cast<VRegType>(handle.getType()).getCount());

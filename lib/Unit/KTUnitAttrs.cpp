@@ -240,7 +240,9 @@ LogicalResult VRegType::verify(function_ref<InFlightDiagnostic()> emitError, int
                                Type elementType) {
   if (count < 1)
     return emitError() << "a register holds at least one element, not " << count;
-  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
-    return emitError() << "registers hold f16, bf16 or f32, not " << elementType;
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32() &&
+      !elementType.isSignlessInteger(8) && !elementType.isSignlessInteger(32) &&
+      !elementType.isSignlessInteger(64))
+    return emitError() << "registers hold f16, bf16, f32, i8, i32 or i64, not " << elementType;
   return success();
 }

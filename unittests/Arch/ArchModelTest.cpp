@@ -339,10 +339,10 @@ TEST_F(ArchModelTest, RooflineRejectsWorkAUnitCannotDo) {
   EXPECT_NE(llvm::toString(bound.takeError()).find("no op class 'matmul'"),
             std::string::npos);
   Workload noLanes;
-  noLanes.addCompute(node(*model, "vec"), "add", mlir::IntegerType::get(&context, 8), 1);
+  noLanes.addCompute(node(*model, "vec"), "add", mlir::IntegerType::get(&context, 16), 1);
   auto lanes = model->roofline(noLanes);
   ASSERT_FALSE(bool(lanes));
-  EXPECT_NE(llvm::toString(lanes.takeError()).find("no lanes for i8"), std::string::npos);
+  EXPECT_NE(llvm::toString(lanes.takeError()).find("no lanes for i16"), std::string::npos);
   // Nothing to do: bound 0, nothing limits.
   auto empty = model->roofline(Workload());
   ASSERT_TRUE(bool(empty));

@@ -160,6 +160,37 @@ TEST(EncodingTest, VersionOneBundlesHaveNoMathInstructions) {
             std::string::npos);
 }
 
+// Version 5 added integer register types: a bundle loading, computing and
+// storing i32 lanes is written as version 5, round-trips through the binary
+// and the text form, and is rejected when it claims version 4.
+TEST(EncodingTest, IntegerTypesNeedVersionFive) {
+  Bundle b;
+  b.device = "sample";
+  ProgramBuilder vec(b, "vec");
+  vec.recv(0, ElemType::I32, Elements(16), ProgramBuilder::node("ld"));
+  vec.vconst(1, ElemType::I32, Elements(16), -7);
+  vec.binary(Opcode::Mul, 2, 0, 1);
+  vec.cast(3, ElemType::I8, 2);
+  vec.send(ProgramBuilder::node("st"), 3);
+  std::vector<uint8_t> bytes = encodeBundle(b);
+  ASSERT_EQ(bytes[4], 5u);
+  llvm::Expected<Bundle> decoded = decodeBundle(bytes, "mem");
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
+  EXPECT_NE(text(*decoded).find("vconst v1, i32, 16, -7"), std::string::npos) << text(*decoded);
+  EXPECT_NE(text(*decoded).find("cast v3, i8, v2"), std::string::npos) << text(*decoded);
+  llvm::Expected<Bundle> parsed = parseBundleText(text(b), "text");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(encodeBundle(*parsed), bytes);
+  std::vector<uint8_t> old = bytes;
+  old[4] = 4;
+  llvm::Expected<Bundle> r = decodeBundle(old, "v4");
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("'recv' of i32 needs bundle version 5, the "
+                                               "bundle is version 4"),
+            std::string::npos)
+      << "";
+}
+
 // Version 4 added the matrix unit's `mma`: a bundle holding one is written
 // as version 4, round-trips, and is rejected when it claims version 3.
 TEST(EncodingTest, MatrixInstructionNeedsVersionFour) {

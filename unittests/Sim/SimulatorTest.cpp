@@ -710,6 +710,114 @@ TEST_F(SimulatorTest, ConcatOfTwoElementTypesIsAnError) {
             std::string::npos);
 }
 
+/// C = extsi(trunci(max(A * B + K, -A), i8)) on i32 lanes through the
+/// sample pipeline (16 i32 per 64-byte access), then cmp/select: D = A < B
+/// ? A : B. `op` replaces the mul (a float-only op is an error).
+std::string integerProgram(llvm::StringRef op = "mul") {
+  return llvm::formatv(R"(ktdc 1
+device sample
+symbol $A i32 256 in
+symbol $B i32 256 in
+symbol $C i32 256 out
+symbol $D i32 256 out
+
+program @dma
+instances 0
+  copy @spad, $A, run 1024
+  copy @spad+1024, $B, run 1024
+  signal @ld[0], 0
+  wait 0, 1
+  copy $C, @spad+2048, run 1024
+  copy $D, @spad+3072, run 1024
+
+program @ld
+instances 0
+  wait 0, 1
+  loop 16
+    push @vec, @spad+i0*64, 64
+    push @vec, @spad+1024+i0*64, 64
+  end
+
+program @vec
+instances 0
+  loop 16
+    recv v0, i32, 16, @ld
+    recv v1, i32, 16, @ld
+    {0} v2, v0, v1
+    vconst v3, i32, 16, -2000000000
+    add v2, v2, v3
+    neg v4, v0
+    max v5, v2, v4
+    cast v6, i8, v5
+    cast v7, i32, v6
+    send @st, v7
+    cmp.lt v8, v0, v1
+    select v9, v8, v0, v1
+    send @st, v9
+  end
+
+program @st
+instances 0
+  loop 16
+    pop @vec, @spad+2048+i0*64, 64
+    pop @vec, @spad+3072+i0*64, 64
+  end
+  signal @dma[0], 0
+)",
+                       op)
+      .str();
+}
+
+std::vector<uint8_t> i32Bytes(const std::vector<int32_t> &values) {
+  std::vector<uint8_t> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+int32_t i32At(const std::vector<uint8_t> &bytes, size_t i) {
+  int32_t v;
+  std::memcpy(&v, &bytes[4 * i], 4);
+  return v;
+}
+
+// Integer lanes wrap at their width after every op (the product and the
+// sum overflow i32), trunci keeps the low 8 bits and extsi sign-extends
+// them, as the interpreter's integer tensors do (ktir.md "Integer
+// semantics"); the compare's mask selects lane-wise.
+TEST_F(SimulatorTest, IntegerLanesWrapLikeTheInterpreter) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  std::vector<int32_t> a(256), b(256);
+  for (int i = 0; i < 256; ++i) {
+    a[i] = 100003 * i - 12345678;
+    b[i] = 7919 * (i % 37) - 99991;
+  }
+  SimResult r = run(assemble(integerProgram()), *model, {{"A", i32Bytes(a)}, {"B", i32Bytes(b)}});
+  ASSERT_FALSE(r.deadlock.has_value()) << *r.deadlock;
+  ASSERT_EQ(r.buffers["C"].size(), 1024u);
+  int wrapped = 0;
+  for (int i = 0; i < 256; ++i) {
+    int64_t exact = int64_t(a[i]) * b[i] - 2000000000;
+    int32_t sum = int32_t(uint32_t(a[i]) * uint32_t(b[i]) + uint32_t(-2000000000));
+    wrapped += exact != sum;
+    int32_t m = std::max(sum, int32_t(0u - uint32_t(a[i])));
+    ASSERT_EQ(i32At(r.buffers["C"], i), int32_t(int8_t(m))) << "element " << i;
+    ASSERT_EQ(i32At(r.buffers["D"], i), std::min(a[i], b[i])) << "element " << i;
+  }
+  EXPECT_GT(wrapped, 100); // the data exercise the wrap
+}
+
+// Division (and pow, fma, the transcendentals) has no integer form: the
+// simulator names the instruction and the register, never computes junk.
+TEST_F(SimulatorTest, FloatOnlyOpOnIntegerLanesIsAnError) {
+  auto model = loadArch("sample");
+  ASSERT_TRUE(model);
+  llvm::Expected<SimResult> r = simulate(assemble(integerProgram("div")), *model, {});
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(llvm::toString(r.takeError()).find("'div' has no form for i32 lanes (v0)"),
+            std::string::npos);
+}
+
 TEST_F(SimulatorTest, ReductionKeepsAnAccumulatorAcrossVectors) {
   // deep: the vector unit reads and writes its L1 directly (no load/store
   // units) and the data crosses two DMA levels.

@@ -26,13 +26,18 @@ constexpr uint32_t kBundleMagic = 0x4344544b;
 /// launch-table cells and loops whose count is a table column. A bundle is
 /// written in the oldest version that holds it (2 without a launch table).
 /// Version 4 added the matrix unit's `mma`; a bundle using it is version 4.
-constexpr uint32_t kBundleVersion = 4;
+/// Version 5 added the integer element types (i8, i32, i64) of registers; a
+/// bundle whose instructions name one is version 5.
+constexpr uint32_t kBundleVersion = 5;
 /// The oldest version the reader accepts.
 constexpr uint32_t kOldestBundleVersion = 1;
 
-/// The version a bundle is written in: 4 with an `mma`, else 3 with a
-/// launch table, else 2.
+/// The version a bundle is written in: 5 with an integer register type,
+/// else 4 with an `mma`, else 3 with a launch table, else 2.
 uint32_t versionNeeded(const Bundle &bundle);
+
+/// Whether `inst` names an integer element type (version 5 and later).
+bool holdsIntegerType(const Instruction &inst);
 
 /// The first bundle version that has `op`.
 uint32_t firstVersionWith(Opcode op);

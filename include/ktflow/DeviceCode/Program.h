@@ -28,8 +28,13 @@
 
 namespace ktflow::dc {
 
-/// Element types of vector registers. Values are the encoding.
-enum class ElemType : uint8_t { F16 = 1, BF16 = 2, F32 = 3 };
+/// Element types of vector registers. Values are the encoding (the integer
+/// types since bundle version 5). Integer lanes wrap to their width (two's
+/// complement, ktir.md "Integer semantics").
+enum class ElemType : uint8_t { F16 = 1, BF16 = 2, F32 = 3, I8 = 4, I32 = 5, I64 = 6 };
+inline bool isIntegerType(ElemType type) {
+  return type == ElemType::I8 || type == ElemType::I32 || type == ElemType::I64;
+}
 llvm::StringRef elemTypeName(ElemType type);
 std::optional<ElemType> parseElemType(llvm::StringRef name);
 ElementSize elemTypeSize(ElemType type);

@@ -38,11 +38,16 @@ int64_t sharersOf(const arch::ArchModel &model, arch::NodeId memory, arch::NodeI
 /// Op classes a compute body (the region of a compute op or stage) needs
 /// from its unit: the kinds of its vops, constants excepted.
 llvm::SmallVector<llvm::StringRef> requiredOpClasses(mlir::Region &body);
+/// Element types the values of a compute body hold (its vops' results and
+/// operands), each once: every one needs lanes on the unit that runs it.
+llvm::SmallVector<mlir::Type> bodyElementTypes(mlir::Region &body);
 /// Why `unit` cannot run a compute body over `elementType` that needs
-/// `classes`, or "" when it can: it is not a compute unit, it is a matrix
-/// unit, it has no lanes for the type, or it lacks an op class.
+/// `classes` (and lanes for `bodyTypes`), or "" when it can: it is not a
+/// compute unit, it is a matrix unit, it has no lanes for a type, or it
+/// lacks an op class.
 std::string whyUnitCannotRun(const arch::ArchModel &model, arch::NodeId unit,
-                             mlir::Type elementType, llvm::ArrayRef<llvm::StringRef> classes);
+                             mlir::Type elementType, llvm::ArrayRef<llvm::StringRef> classes,
+                             llvm::ArrayRef<mlir::Type> bodyTypes = {});
 
 } // namespace ktflow::ktsched
 

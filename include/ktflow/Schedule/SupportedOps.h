@@ -52,6 +52,10 @@ const OpSupport *lookupOpSupport(llvm::StringRef name);
 /// (unordered: true on NaN), the predicates device code compares with;
 /// nullopt for the others.
 std::optional<llvm::StringRef> lanewisePredicate(mlir::arith::CmpFPredicate predicate);
+/// The same for an integer compare: the signed predicates and eq, ne.
+std::optional<llvm::StringRef> lanewisePredicate(mlir::arith::CmpIPredicate predicate);
+/// The predicate of a lane-wise compare op (arith.cmpf or arith.cmpi).
+std::optional<llvm::StringRef> lanewisePredicate(mlir::Operation *compare);
 
 /// Checks `op` against the table and the structural limits that go with
 /// its role; on failure emits a diagnostic at `op` naming what is missing.

@@ -28,6 +28,19 @@
 // LAUNCH: func.func @scaled_rows(%arg0: index, %arg1: index, %arg2: i64, %arg3: i32, %arg4: index, %arg5: f32)
 // LAUNCH: scf.for %{{.*}} = %{{.*}} to %c24 step %c4
 
+// Integer data: i32 loads, muli/addi/subi/maxsi, a signed cmpi feeding
+// select, and the conversions sitofp, fptosi, trunci, extsi pass the check
+// (the unsigned compare's twin is @unsigned_compare in unsupported.mlir).
+// RUN: ktflow-opt %S/../../Run/Inputs/int_elementwise.mlir -ktsched-check-input | FileCheck %s --check-prefix=INT
+// RUN: ktflow-opt %S/../../Run/Inputs/int_float_casts.mlir -ktsched-check-input | FileCheck %s --check-prefix=CASTS
+// INT: memref<64x64xi32>
+// INT: arith.maxsi
+// INT: arith.cmpi slt
+// CASTS: arith.sitofp
+// CASTS: arith.fptosi
+// CASTS: arith.trunci
+// CASTS: arith.extsi
+
 // Every lane-wise math op of the table (sqrt, rsqrt, log, tanh, erf, powf,
 // fma, divf, exp, cmpf feeding select) passes the check.
 // RUN: ktflow-opt %S/../../Run/Inputs/math_ops.mlir -ktsched-check-input | FileCheck %s --check-prefix=MATH

@@ -132,8 +132,20 @@ func.func @dynamic_tensor(%n: index) {
 // -----
 
 func.func @integer_math() {
-  // expected-error @+1 {{'arith.constant' on 'tensor<4xi32>' not supported: compute bodies need f16, bf16 or f32}}
-  %z = arith.constant dense<0> : tensor<4xi32>
+  // expected-error @+1 {{'arith.constant' on 'tensor<4xi16>' not supported: compute bodies need f16, bf16, f32, i8, i32 or i64}}
+  %z = arith.constant dense<0> : tensor<4xi16>
+  return
+}
+
+// -----
+
+// Integer lanes are signed: an unsigned compare has no lane-wise form.
+func.func @unsigned_compare() {
+  %a = arith.constant dense<1> : tensor<4xi32>
+  %b = arith.constant dense<2> : tensor<4xi32>
+  // expected-error @+1 {{'arith.cmpi' predicate 'ult' not supported: lane-wise integer compares are slt, sle, sgt, sge, eq and ne (lanes are signed)}}
+  %m = arith.cmpi ult, %a, %b : tensor<4xi32>
+  %r = arith.select %m, %a, %b : tensor<4xi1>, tensor<4xi32>
   return
 }
 

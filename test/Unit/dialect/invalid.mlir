@@ -73,8 +73,8 @@ ktunit.bundle @b device "sample" {
 
 // -----
 
-// expected-error @+1 {{registers hold f16, bf16 or f32, not 'i32'}}
-func.func private @f(!ktunit.vreg<4xi32>)
+// expected-error @+1 {{registers hold f16, bf16, f32, i8, i32 or i64, not 'i16'}}
+func.func private @f(!ktunit.vreg<4xi16>)
 
 // -----
 
