@@ -205,6 +205,7 @@ void transfer(IO &io, Instruction &inst) {
     io.i64(inst.count);
     return;
   case Opcode::Copy:
+  case Opcode::Gather:
     transfer(io, inst.dst);
     transfer(io, inst.src);
     bytesField(io, inst.bytes);
@@ -214,6 +215,11 @@ void transfer(IO &io, Instruction &inst) {
       io.i64(d.count);
       bytesField(io, d.srcStride);
       bytesField(io, d.dstStride);
+    }
+    if (inst.op == Opcode::Gather) {
+      transfer(io, inst.index);
+      enumField(io, inst.type);
+      io.i64(inst.indexBound);
     }
     return;
   case Opcode::Push:
@@ -472,6 +478,7 @@ uint32_t dc::versionNeeded(const Bundle &bundle) {
   bool matrix = llvm::any_of(bundle.programs, [](const Program &p) {
     return llvm::any_of(p.body, [](const Instruction &i) { return isMatrixArith(i.op); });
   });
+  // A gather's indices are an integer type: holdsIntegerType makes it 5.
   bool integers = llvm::any_of(bundle.programs, [](const Program &p) {
     return llvm::any_of(p.body, holdsIntegerType);
   });
@@ -480,6 +487,7 @@ uint32_t dc::versionNeeded(const Bundle &bundle) {
 
 bool dc::holdsIntegerType(const Instruction &inst) {
   switch (inst.op) {
+  case Opcode::Gather:
   case Opcode::Recv:
   case Opcode::VLoad:
   case Opcode::VConst:
@@ -502,6 +510,8 @@ uint32_t dc::firstVersionWith(Opcode op) {
     return 2;
   case Opcode::Mma:
     return 4;
+  case Opcode::Gather:
+    return 5;
   default:
     return 1;
   }

@@ -98,6 +98,7 @@ static const OpcodeInfo opcodeTable[] = {
     {Opcode::Signal, "signal", ""}, {Opcode::Wait, "wait", ""},
     {Opcode::Credit, "credit", ""},
     {Opcode::Copy, "copy", ""},     {Opcode::Push, "push", ""},
+    {Opcode::Gather, "gather", ""},
     {Opcode::Pop, "pop", ""},       {Opcode::Recv, "recv", ""},
     {Opcode::Send, "send", ""},     {Opcode::VLoad, "vload", ""},
     {Opcode::VStore, "vstore", ""}, {Opcode::VConst, "vconst", "copy"},
@@ -222,6 +223,7 @@ llvm::SmallVector<uint8_t, 4> dc::registerOperands(const Instruction &inst) {
   case Opcode::Signal:
   case Opcode::Wait:
   case Opcode::Copy:
+  case Opcode::Gather:
   case Opcode::Push:
   case Opcode::Pop:
     return {};
@@ -471,6 +473,15 @@ private:
       if (inst.op == Opcode::Credit && inst.count < 1)
         return fail(at, "credits fewer than one");
       return llvm::Error::success();
+    case Opcode::Gather:
+      TRY(address(at, prog, inst.index, depth));
+      if (inst.type != ElemType::I32 && inst.type != ElemType::I64)
+        return fail(at, "has indices that are not i32 or i64");
+      if (inst.dims.empty())
+        return fail(at, "has no dimension to gather along");
+      if (inst.indexBound < 1)
+        return fail(at, "has an index bound below one");
+      [[fallthrough]];
     case Opcode::Copy: {
       TRY(address(at, prog, inst.dst, depth));
       TRY(address(at, prog, inst.src, depth));
@@ -745,6 +756,18 @@ void ProgramBuilder::copy(Address dst, Address src, Bytes runBytes,
   i.src = std::move(src);
   i.bytes = runBytes;
   i.dims.assign(dims.begin(), dims.end());
+}
+void ProgramBuilder::gather(Address dst, Address src, Bytes runBytes,
+                            llvm::ArrayRef<CopyDim> dims, Address index, ElemType indexType,
+                            int64_t indexBound) {
+  Instruction &i = emit(Opcode::Gather);
+  i.dst = std::move(dst);
+  i.src = std::move(src);
+  i.bytes = runBytes;
+  i.dims.assign(dims.begin(), dims.end());
+  i.index = std::move(index);
+  i.type = indexType;
+  i.indexBound = indexBound;
 }
 void ProgramBuilder::push(NodeRef peer, Address src, Bytes bytes) {
   Instruction &i = emit(Opcode::Push);

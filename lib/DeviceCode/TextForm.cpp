@@ -85,10 +85,14 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
     os << "credit " << i.sem << ", " << i.count;
     return;
   case Opcode::Copy:
-    os << "copy " << printAddress(i.dst, b) << ", " << printAddress(i.src, b) << ", run "
-       << i.bytes.count();
+  case Opcode::Gather:
+    os << opcodeName(i.op) << " " << printAddress(i.dst, b) << ", " << printAddress(i.src, b)
+       << ", run " << i.bytes.count();
     for (const CopyDim &d : i.dims)
       os << ", dim " << d.count << " " << d.srcStride.count() << " " << d.dstStride.count();
+    if (i.op == Opcode::Gather)
+      os << ", index " << printAddress(i.index, b) << ", " << elemTypeName(i.type) << ", bound "
+         << i.indexBound;
     return;
   case Opcode::Push:
     os << "push " << printNodeRef(i.peer) << ", " << printAddress(i.src, b) << ", "
@@ -669,11 +673,28 @@ private:
       i.sem = uint32_t(sem);
       return true;
     }
-    case Opcode::Copy: {
+    case Opcode::Copy:
+    case Opcode::Gather: {
       int64_t run;
-      if (words.size() < 5 || (words.size() - 5) % 4 != 0)
-        return fail(words[0], "expected 'copy DST, SRC, run BYTES[, dim COUNT SRCSTRIDE "
-                              "DSTSTRIDE]...'");
+      // A gather ends in `index ADDR, TYPE, bound N` (five words).
+      size_t tail = i.op == Opcode::Gather ? 5 : 0;
+      if (words.size() < 5 + tail || (words.size() - 5 - tail) % 4 != 0)
+        return fail(words[0], i.op == Opcode::Gather
+                                  ? "expected 'gather DST, SRC, run BYTES, dim COUNT SRCSTRIDE "
+                                    "DSTSTRIDE[, dim ...]..., index ADDR, TYPE, bound N'"
+                                  : "expected 'copy DST, SRC, run BYTES[, dim COUNT SRCSTRIDE "
+                                    "DSTSTRIDE]...'");
+      if (tail) {
+        size_t at = words.size() - tail;
+        if (words[at].text != "index")
+          return fail(words[at], "expected 'index'");
+        if (!addressOperand(at + 1, i.index) || !typeOperand(at + 2, i.type))
+          return false;
+        if (words[at + 3].text != "bound")
+          return fail(words[at + 3], "expected 'bound'");
+        if (!intOperand(at + 4, i.indexBound, "an index bound"))
+          return false;
+      }
       if (!addressOperand(1, i.dst) || !addressOperand(2, i.src))
         return false;
       if (words[3].text != "run")
@@ -681,7 +702,7 @@ private:
       if (!intOperand(4, run, "a run size"))
         return false;
       i.bytes = Bytes(run);
-      for (size_t k = 5; k < words.size(); k += 4) {
+      for (size_t k = 5; k + tail < words.size(); k += 4) {
         if (words[k].text != "dim")
           return fail(words[k], "expected 'dim'");
         CopyDim d;

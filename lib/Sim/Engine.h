@@ -107,6 +107,10 @@ struct Unit {
   Cycles lastWriteLanded;
   /// The running transfer instruction has waited for its issue slot.
   bool issuePaid = false;
+  /// A running gather has read its indices: they arrive then, and the
+  /// rows they name are read from then on.
+  std::optional<Cycles> gatherIndicesAt;
+  std::vector<int64_t> gatherIndices;
   /// When the unit's previous transfer started (0 before the first, so the
   /// first descriptor's set-up is paid from the start of the run).
   Cycles lastIssue;
@@ -286,6 +290,7 @@ private:
   bool executeWait(unsigned unit, const Instruction &inst);
   bool executeSignal(unsigned unit, const Instruction &inst);
   bool executeCopy(unsigned unit, const Instruction &inst);
+  bool executeGather(unsigned unit, const Instruction &inst);
   bool executeVLoad(unsigned unit, const Instruction &inst);
   bool executeVStore(unsigned unit, const Instruction &inst);
   /// Push and Send: a message into the FIFO towards the peer.

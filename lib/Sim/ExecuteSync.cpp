@@ -65,6 +65,8 @@ bool Engine::execute(unsigned unit) {
     return true;
   case Opcode::Copy:
     return executeCopy(unit, inst);
+  case Opcode::Gather:
+    return executeGather(unit, inst);
   case Opcode::Push:
   case Opcode::Send:
     return executeFifoPut(unit, inst);

@@ -190,6 +190,24 @@ llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &mode
           return e;
         continue;
       }
+      case Opcode::Gather: {
+        // The source reaches as far as the largest index allowed.
+        int64_t srcExtent = inst.bytes.count(), dstExtent = inst.bytes.count();
+        for (auto [n, d] : llvm::enumerate(inst.dims)) {
+          int64_t srcCount = n == 0 ? inst.indexBound : d.count;
+          srcExtent = addSat(srcExtent, mulSat(d.srcStride.count(), std::max<int64_t>(srcCount, 1) - 1));
+          dstExtent = addSat(dstExtent, mulSat(d.dstStride.count(), std::max<int64_t>(d.count, 1) - 1));
+        }
+        if (llvm::Error e = check(inst.src, srcExtent))
+          return e;
+        if (llvm::Error e = check(inst.dst, dstExtent))
+          return e;
+        int64_t indexExtent =
+            mulSat(inst.dims.front().count, elemTypeSize(inst.type).bytes.count());
+        if (llvm::Error e = check(inst.index, indexExtent))
+          return e;
+        continue;
+      }
       case Opcode::Push:
         extent = inst.bytes.count();
         if (llvm::Error e = check(inst.src, extent))

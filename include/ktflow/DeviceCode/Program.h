@@ -120,6 +120,12 @@ enum class Opcode : uint8_t {
   Credit = 5,
   // Data movement.
   Copy = 10,   ///< dst, src, runBytes, dims: memory -> memory (DMA).
+  /// dst, src, runBytes, dims, index, type, bound: a copy whose outermost
+  /// dimension is indirect (a DMA gather, version 5): the DMA first reads
+  /// dims[0].count indices of `type` (i32 or i64) at `index`, then places
+  /// run k's source at src + indices[k] * dims[0].srcStride; an index
+  /// outside [0, indexBound) is a run-time error, never a read.
+  Gather = 17,
   Push = 11,   ///< peer, src, bytes: memory -> FIFO to peer.
   Pop = 12,    ///< peer, dst, bytes: FIFO from peer -> memory.
   Recv = 13,   ///< vd, type, count, peer: FIFO from peer -> register.
@@ -200,7 +206,11 @@ struct Instruction {
   Bytes bytes;
   NodeRef peer;
   Address dst, src;
-  llvm::SmallVector<CopyDim, 3> dims; ///< Outermost first (Copy).
+  llvm::SmallVector<CopyDim, 3> dims; ///< Outermost first (Copy, Gather).
+  /// Gather: where its indices are (`type` of each), and the number of
+  /// source positions they may name (the view's extent along dims[0]).
+  Address index;
+  int64_t indexBound = 0;
 };
 
 /// The vector registers `inst` reads or writes, in operand order.
@@ -312,6 +322,9 @@ public:
   void wait(uint32_t sem, int64_t count);
   void credit(uint32_t sem, int64_t count);
   void copy(Address dst, Address src, Bytes runBytes, llvm::ArrayRef<CopyDim> dims);
+  /// A copy whose dims[0] source positions are read from `index` (Gather).
+  void gather(Address dst, Address src, Bytes runBytes, llvm::ArrayRef<CopyDim> dims,
+              Address index, ElemType indexType, int64_t indexBound);
   void push(NodeRef peer, Address src, Bytes bytes);
   void pop(NodeRef peer, Address dst, Bytes bytes);
   void recv(uint8_t vd, ElemType type, Elements count, NodeRef peer);
