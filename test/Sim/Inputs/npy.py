@@ -3,13 +3,15 @@
 #   npy.py read FILE INDEX...                  (prints the values)
 import struct, sys
 
-FORMATS = {"f2": "e", "f4": "f"}
+FORMATS = {"f2": "e", "f4": "f", "i4": "i"}
 
 def write(path, dtype, count, start, step):
     header = "{'descr': '<%s', 'fortran_order': False, 'shape': (%d,), }" % (dtype, count)
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    data = struct.pack("<%d%s" % (count, FORMATS[dtype]),
-                       *[start + i * step for i in range(count)])
+    values = [start + i * step for i in range(count)]
+    if dtype.startswith("i"):
+        values = [int(v) for v in values]
+    data = struct.pack("<%d%s" % (count, FORMATS[dtype]), *values)
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data)
 
