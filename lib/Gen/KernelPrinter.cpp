@@ -14,6 +14,7 @@
 #include "ktflow/Gen/KernelPrinter.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 
 #include <cassert>
@@ -322,7 +323,8 @@ std::string Printer::accessTile(unsigned buffer, llvm::ArrayRef<std::string> anc
 }
 
 std::string Printer::splat(double value) {
-  std::string text = formatValue(value);
+  std::string text = spec.computeType == ElemType::I32 ? std::to_string(int64_t(value))
+                                                       : formatValue(value);
   std::string key = "splat:" + text;
   auto it = constants.find(key);
   if (it != constants.end())
@@ -351,6 +353,15 @@ std::string Printer::mathUnary(llvm::StringRef mathOp, const std::string &a) {
 
 std::string Printer::elementwise(llvm::StringRef arithOp, llvm::StringRef linalgOp,
                                  const std::string &a, const std::string &b, bool named) {
+  // Integer data: the float op's integer twin (signed, wrapping).
+  if (spec.computeType == ElemType::I32)
+    arithOp = llvm::StringSwitch<llvm::StringRef>(arithOp)
+                  .Case("addf", "addi")
+                  .Case("subf", "subi")
+                  .Case("mulf", "muli")
+                  .Case("maximumf", "maxsi")
+                  .Case("minimumf", "minsi")
+                  .Default(arithOp);
   std::string name = fresh("v");
   std::string type = tileType();
   if (named && !linalgOp.empty()) {
@@ -435,6 +446,10 @@ void Printer::printNode(unsigned index) {
     std::string a = operand(0);
     switch (n.unary) {
     case UnaryOp::Neg:
+      if (spec.computeType == ElemType::I32) { // no arith.negi: 0 - a
+        result = elementwise("subf", "", splat(0), a, false);
+        break;
+      }
       result = fresh("v");
       body << indent << result << " = arith.negf " << a << " : " << type << "\n";
       break;
@@ -539,8 +554,9 @@ void Printer::printNode(unsigned index) {
     }
     case BinaryOp::Select: {
       std::string mask = fresh("m");
-      body << indent << mask << " = arith.cmpf " << n.predicate << ", " << a << ", " << b
-           << " : " << type << "\n";
+      body << indent << mask << " = arith."
+           << (spec.computeType == ElemType::I32 ? "cmpi " : "cmpf ") << n.predicate << ", "
+           << a << ", " << b << " : " << type << "\n";
       result = fresh("v");
       body << indent << result << " = arith.select " << mask << ", " << a << ", " << b
            << " : tensor<" << shapeText(tile) << "i1>, " << type << "\n";

@@ -15,13 +15,14 @@ using namespace ktflow;
 using namespace ktflow::gen;
 
 llvm::StringRef gen::elemTypeName(ElemType type) {
-  return type == ElemType::F16 ? "f16" : "f32";
+  return type == ElemType::F16 ? "f16" : type == ElemType::I32 ? "i32" : "f32";
 }
 
 std::optional<ElemType> gen::parseElemType(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<ElemType>>(name)
       .Case("f16", ElemType::F16)
       .Case("f32", ElemType::F32)
+      .Case("i32", ElemType::I32)
       .Default(std::nullopt);
 }
 

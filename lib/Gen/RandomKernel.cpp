@@ -141,6 +141,9 @@ unsigned Generator::addBuffer(const std::string &name, ElemType type, BufferShap
 }
 
 unsigned Generator::addNode(Node node, double bound) {
+  // Integer results wrap, which is defined: no bound to keep, no clamp.
+  if (options.ints)
+    bound = 1;
   for (unsigned op : node.operands)
     used[op] = true;
   spec.nodes.push_back(std::move(node));
@@ -198,8 +201,12 @@ unsigned Generator::addUnary() {
       UnaryOp::Neg,      UnaryOp::Abs,       UnaryOp::Relu,    UnaryOp::SafeExp,
       UnaryOp::SafeSqrt, UnaryOp::SafeRsqrt, UnaryOp::SafeLog, UnaryOp::Tanh,
       UnaryOp::Erf};
+  static const std::vector<UnaryOp> integerOps = {UnaryOp::Neg, UnaryOp::Relu,
+                                                  UnaryOp::Clamp};
   Node node{NodeKind::Unary};
-  node.unary = rng.pick(options.math ? withMath : ops);
+  node.unary = rng.pick(options.ints ? integerOps : options.math ? withMath : ops);
+  if (node.unary == UnaryOp::Clamp)
+    node.value = double(rng.range(1, 1000));
   unsigned a = pickOperand();
   node.operands = {a};
   double bound = bounds[a];
@@ -237,19 +244,26 @@ unsigned Generator::addBinary() {
   static const std::vector<BinaryOp> withMath = {
       BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,     BinaryOp::SafeDiv,
       BinaryOp::Max, BinaryOp::Min, BinaryOp::SafePow, BinaryOp::Select};
+  static const std::vector<BinaryOp> integerOps = {BinaryOp::Add, BinaryOp::Sub,
+                                                   BinaryOp::Mul, BinaryOp::Max,
+                                                   BinaryOp::Min, BinaryOp::Select};
   Node node{NodeKind::Binary};
-  node.binary = rng.pick(options.math ? withMath : ops);
+  node.binary = rng.pick(options.ints ? integerOps : options.math ? withMath : ops);
   if (node.binary == BinaryOp::Select) {
     static const std::vector<std::string> predicates = {"olt", "ole", "ogt",
                                                         "oge", "oeq", "une"};
-    node.predicate = rng.pick(predicates);
+    static const std::vector<std::string> integerPredicates = {"slt", "sle", "sgt",
+                                                               "sge", "eq",  "ne"};
+    node.predicate = rng.pick(options.ints ? integerPredicates : predicates);
   }
-  node.namedOp = rng.chance(20);
+  node.namedOp = !options.ints && rng.chance(20);
   unsigned a = pickOperand();
   unsigned b;
   if (rng.chance(15)) {
     Node constant{NodeKind::Constant};
-    constant.value = double(rng.range(-16, 16)) / 4.0; // exact in f16
+    // Integer constants reach past 2^16, so products wrap at 32 bits.
+    constant.value = options.ints ? double(rng.range(-100000, 100000))
+                                  : double(rng.range(-16, 16)) / 4.0; // exact in f16
     b = addNode(constant, std::fabs(constant.value));
   } else {
     b = pickOperand();
@@ -465,15 +479,22 @@ KernelSpec Generator::runPhases() {
 }
 
 KernelSpec Generator::run() {
-  if (options.phases)
+  if (options.phases && !options.ints)
     return runPhases();
   spec.name = "kernel_s" + std::to_string(seed);
   spec.origin = "--random --seed " + std::to_string(seed) + " --max-tiles " +
                 std::to_string(options.maxTiles) + (options.math ? " --math" : "") +
                 (options.loops ? " --loops" : "");
+  if (options.ints) {
+    spec.origin = "--random --ints --seed " + std::to_string(seed) + " --max-tiles " +
+                  std::to_string(options.maxTiles);
+    options.math = options.loops = options.phases = false;
+  }
   ElemType storage = rng.chance(60) ? ElemType::F16 : ElemType::F32;
   ElemType other = storage == ElemType::F16 ? ElemType::F32 : ElemType::F16;
   spec.computeType = rng.chance(75) ? storage : other;
+  if (options.ints)
+    storage = spec.computeType = ElemType::I32;
 
   spec.rank = rng.chance(80) ? 2 : 1;
   if (spec.rank == 2) {
@@ -486,7 +507,7 @@ KernelSpec Generator::run() {
   pickGrid();
 
   // Reductions and the distribution that keeps the reduced dimension whole.
-  bool reduce = spec.rank == 2 && rng.chance(40);
+  bool reduce = spec.rank == 2 && rng.chance(40) && !options.ints;
   if (reduce) {
     spec.reduceDim = rng.chance(65) ? 1 : 0;
     if (spec.reduceDim == 1)

@@ -97,6 +97,10 @@ static cl::opt<bool> fuzzPhases("phases",
                                          "reductions feeding later phases, per-row chains, "
                                          "transcendental ops, f16 data with f32 statistics)"),
                                 cl::sub(fuzzCmd));
+static cl::opt<bool> fuzzInts("ints",
+                              cl::desc("Random kernels compute on i32 data (wrapping add, sub, "
+                                       "mul, max, min, signed cmpi + select; no reductions)"),
+                              cl::sub(fuzzCmd));
 static cl::opt<bool> fuzzNoReduce("no-reduce",
                                   cl::desc("Do not reduce failing or unsupported kernels"),
                                   cl::sub(fuzzCmd));
@@ -279,7 +283,7 @@ static std::string unsupportedReproducer(const gen::KernelSpec &spec, const Arch
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "// Unsupported on " << target.name << ", found by `ktflow fuzz --max-tiles "
-     << fuzzMaxTiles << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << (fuzzPhases ? " --phases" : "") << " --seed " << seed << " --count 1 --arch " << target.name << "`"
+     << fuzzMaxTiles << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << (fuzzPhases ? " --phases" : "") << (fuzzInts ? " --ints" : "") << " --seed " << seed << " --count 1 --arch " << target.name << "`"
      << (fuzzNoReduce ? "" : ", reduced") << ".\n"
      << "// Reason: " << first.reason << "\n"
      << "// It stops with: " << reduced.detail << "\n"
@@ -304,7 +308,7 @@ static std::string regressionTest(const gen::KernelSpec &spec, const ArchTarget 
   std::string test;
   llvm::raw_string_ostream os(test);
   os << "// Regression found by `ktflow fuzz --max-tiles " << fuzzMaxTiles
-     << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << (fuzzPhases ? " --phases" : "") << " --seed " << seed
+     << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << (fuzzPhases ? " --phases" : "") << (fuzzInts ? " --ints" : "") << " --seed " << seed
      << " --count 1 --arch "
      << target.name << "`, reduced.\n"
      << "// It failed with: " << outcome.detail << "\n"
@@ -356,6 +360,7 @@ static int runFuzz() {
     generatorOptions.math = fuzzMath;
     generatorOptions.loops = fuzzLoops;
     generatorOptions.phases = fuzzPhases;
+    generatorOptions.ints = fuzzInts;
     gen::KernelSpec spec = gen::randomKernel(seed, generatorOptions);
     std::string text = gen::printKernel(spec);
     programs.push_back(

@@ -55,6 +55,10 @@ static cl::opt<bool> genPhases("phases",
                                         "reductions feeding later phases, per-row chains, "
                                         "transcendental ops, f16 data with f32 statistics)"),
                                cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
+static cl::opt<bool> genInts("ints",
+                             cl::desc("Let a random kernel compute on i32 data (wrapping add, "
+                                      "sub, mul, max, min, signed cmpi + select; no reductions)"),
+                             cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
@@ -159,6 +163,7 @@ static int runGen() {
     options.math = genMath;
     options.loops = genLoops;
     options.phases = genPhases;
+    options.ints = genInts;
     if (genCount > 1)
       return runRandomSeeds(options);
     spec = randomKernel(genSeed, options);

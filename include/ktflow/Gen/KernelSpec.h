@@ -29,7 +29,8 @@
 
 namespace ktflow::gen {
 
-enum class ElemType { F16, F32 };
+/// I32: integer data (`--ints`), computed with the wrapping arith ops.
+enum class ElemType { F16, F32, I32 };
 llvm::StringRef elemTypeName(ElemType type);
 std::optional<ElemType> parseElemType(llvm::StringRef name);
 ElementSize elemSize(ElemType type);

@@ -38,6 +38,12 @@ struct RandomKernelOptions {
   /// precision (f16 data, f32 statistics, most of the time); the rows of
   /// the final phase are stored. `math` widens the op set as elsewhere.
   bool phases = false;
+  /// Integer data instead: i32 buffers and compute, the wrapping integer
+  /// ops (addi, subi, muli, maxsi, minsi, a negation as 0 - x, relu as
+  /// maxsi with 0, clamps, signed cmpi + select) and integer constants; no
+  /// reductions (integer combiners are outside the coverage). Excludes
+  /// `math`, `loops` and `phases`.
+  bool ints = false;
 };
 
 /// Inputs are assumed to be of magnitude at most this (the interpreter's
