@@ -26,6 +26,15 @@
 //     for the store unit (`c_rows`, row-major);
 //  5. the DMA copies the stored rows to global memory.
 //
+// With an `epilogue` decision, step 4 runs the contraction's epilogue body
+// on each accumulator block instead of the cast: its ops one vector op each
+// (the opcode table, as a compute body's), its constants `vconst` of the
+// block, and each row operand (a bias, DMA'd into scratchpad with A and B
+// and streamed to the vector unit once per grid tile) cut to the block's
+// N columns with `slice` and repeated over its bm rows with `concat`; the
+// epilogue's loop over stored accesses is unrolled, so that each block's
+// columns are constant lanes of the row operand's registers.
+//
 // Where the schedule chose `accumulator_path = fifo`, step 3's matrix unit
 // sends each accumulator block straight to the vector unit and step 4's
 // round trip through scratchpad goes; with `accumulator_init = constant` the
@@ -101,6 +110,13 @@ private:
   bool directAccumulator = false, presetAccumulator = false;
   /// The vector unit sends the init over a FIFO to the matrix unit.
   bool vectorInit = false;
+  /// The epilogue body (null: a cast) and its row operands.
+  Block *epilogue = nullptr;
+  SmallVector<Operand> rowOperands;
+  /// The epilogue on the block `acc` (accumulator type) of block column
+  /// `column`, from the row operands' registers `rows[i][stick]`.
+  FailureOr<Reg> emitEpilogue(ktunit::ProgramBuilder &vec, Reg acc, int64_t column,
+                              ArrayRef<SmallVector<Reg>> rows);
 };
 
 FailureOr<Operand> ContractionLowering::operand(DictionaryAttr transfer) {
@@ -244,13 +260,89 @@ LogicalResult ContractionLowering::collect() {
        (Bytes(bm * bn * accBytes) != outAccess || outAccess != inAccess)) ||
       (!presetAccumulator && !vectorInit && Bytes(bm * bn * accBytes) != inAccess))
     return op.emitError("contraction blocks are not one access of the load and store units");
+  if (!op.getEpilogue().empty()) {
+    auto decided = dyn_cast_or_null<DictionaryAttr>(decision("epilogue"));
+    auto unit = decided ? dyn_cast_or_null<StringAttr>(decided.get("unit")) : StringAttr();
+    if (!unit || unit.getValue() != vecUnit)
+      return op.emitError("contraction epilogue without its decision (the vector unit)");
+    epilogue = &op.getEpilogue().front();
+    Type yielded = epilogue->getTerminator()->getOperand(0).getType();
+    if (yielded != c.tensor.getElementType())
+      return op.emitError("contraction epilogue yields ")
+             << yielded << ", not the stored " << c.tensor.getElementType();
+    if (ArrayAttr operands = op.getEpilogueOperandsAttr())
+      for (Attribute t : operands) {
+        FailureOr<Operand> row = operand(cast<DictionaryAttr>(t));
+        if (failed(row))
+          return failure();
+        if (row->shape.size() != 2 || row->shape[0] != 1 || row->shape[1] != n ||
+            Bytes(n * row->esize).count() % inAccess.count() ||
+            (inAccess.count() / row->esize) % bn)
+          return op.emitError("epilogue row operand of other shape than 1 x N in whole "
+                              "accesses of the load unit");
+        rowOperands.push_back(*row);
+      }
+  }
   return success();
+}
+
+FailureOr<Reg> ContractionLowering::emitEpilogue(ktunit::ProgramBuilder &vec, Reg acc,
+                                                 int64_t column,
+                                                 ArrayRef<SmallVector<Reg>> rows) {
+  const Elements lanes(bm * bn);
+  DenseMap<Value, Reg> value;
+  value[epilogue->getArgument(0)] = acc;
+  for (auto [i, row] : llvm::enumerate(rowOperands)) {
+    // The block's N columns of the row, repeated over its bm rows.
+    int64_t perStick = inAccess.count() / row.esize, first = column * bn;
+    Reg piece = vec.newReg(), joined = piece;
+    vec.slice(piece, rows[i][first / perStick], first % perStick, Elements(bn));
+    for (int64_t r = 1; r < bm; ++r) {
+      Reg next = vec.newReg();
+      vec.concat(next, joined, piece);
+      joined = next;
+    }
+    value[epilogue->getArgument(i + 1)] = joined;
+  }
+  for (auto vop : epilogue->getOps<ks::VectorOp>()) {
+    std::optional<dc::ElemType> type = registerType(vop.getResult().getType());
+    if (!type)
+      return vop.emitError("epilogue value of a type without vector registers");
+    Reg r = vec.newReg();
+    if (vop.getKind() == "const") {
+      auto attr = dyn_cast_or_null<FloatAttr>(vop->getAttr("value"));
+      if (!attr)
+        return vop.emitError("epilogue constant that is not a float");
+      vec.vconst(r, *type, lanes, attr.getValueAsDouble());
+      value[vop.getResult()] = r;
+      continue;
+    }
+    SmallVector<Reg, 3> in;
+    for (Value operand : vop.getOperands())
+      in.push_back(value.lookup(operand));
+    std::optional<dc::Opcode> opcode = dc::parseOpcode(vop.getKind());
+    if (vop.getKind() == "cast" && in.size() == 1)
+      vec.cast(r, *type, in[0]);
+    else if (!opcode || in.empty() || in.size() > 3)
+      return vop.emitError("epilogue op '") << vop.getKind() << "' has no vector instruction";
+    else if (in.size() == 1)
+      vec.unary(*opcode, r, in[0]);
+    else if (in.size() == 2)
+      vec.binary(*opcode, r, in[0], in[1]);
+    else
+      vec.ternary(*opcode, r, in[0], in[1], in[2]);
+    value[vop.getResult()] = r;
+  }
+  return value.lookup(epilogue->getTerminator()->getOperand(0));
 }
 
 LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_t> tiles) {
   using dc::ProgramBuilder;
   MLIRContext *ctx = op.getContext();
   uint32_t symA = symbolOf(a, false), symB = symbolOf(b, false), symC = symbolOf(c, true);
+  SmallVector<uint32_t> symRows;
+  for (const Operand &row : rowOperands)
+    symRows.push_back(symbolOf(row, false));
   std::vector<int64_t> dmaInstances, unitInstances;
   for (int64_t tile : tiles) {
     int64_t core = tile % cores;
@@ -297,11 +389,15 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
   const int64_t accBlock = bm * bn * accBytes;
 
   {
-    auto dma = program("dma", dmaUnit, dmaInstances, 5);
+    // Columns: A, B, C, ld and st peers, then each epilogue row operand.
+    auto dma = program("dma", dmaUnit, dmaInstances, 5 + rowOperands.size());
     for (int64_t tile : tiles) {
       int64_t core = tile % cores;
-      dma->addTableRow({tileOffset(a, tile), tileOffset(b, tile), tileOffset(c, tile),
-                        core * unitsPerCore, core * unitsPerCore});
+      std::vector<int64_t> row = {tileOffset(a, tile), tileOffset(b, tile), tileOffset(c, tile),
+                                  core * unitsPerCore, core * unitsPerCore};
+      for (const Operand &operand : rowOperands)
+        row.push_back(tileOffset(operand, tile));
+      dma->addTableRow(row);
     }
     auto global = [&](uint32_t sym, uint32_t column) {
       dc::Address addr = ProgramBuilder::symbolAddress(sym);
@@ -313,6 +409,9 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
               {{m, Bytes(a.tensor.getStrides()[0] * es), Bytes(k * es)}});
     dma->copy(spad("b_rows"), global(symB, 1), Bytes(n * es),
               {{k, Bytes(b.tensor.getStrides()[0] * es), Bytes(n * es)}});
+    for (auto [i, row] : llvm::enumerate(rowOperands))
+      dma->copy(spad("epilogue_" + std::to_string(i)), global(symRows[i], 5 + i),
+                Bytes(n * row.esize), {{1, Bytes(n * row.esize), Bytes(n * row.esize)}});
     dma->release(inputs, Side::producer);
     dma->acquire(outputs, Side::consumer);
     dma->copy(global(symC, 2), spad("c_rows"), Bytes(n * eo),
@@ -338,6 +437,9 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
       ld->push(vec, term(term(spad("b_rows", r * n * es), 0, bk * n * es), 1, msg), inAccess);
     ld->end();
     ld->end();
+    for (auto [i, row] : llvm::enumerate(rowOperands))
+      for (int64_t s = 0; s < n * row.esize / msg; ++s)
+        ld->push(vec, spad("epilogue_" + std::to_string(i), s * msg), inAccess);
     ld->release(inputs, Side::consumer);
     // Per accumulator block: the init block, then the K blocks in order.
     ld->acquire(blocks, Side::consumer);
@@ -407,6 +509,15 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     emitBlocks(bk, bn);
     vec->end();
     vec->end();
+    // The epilogue's row operands, held for the grid tile.
+    SmallVector<SmallVector<Reg>> rows;
+    for (const Operand &row : rowOperands) {
+      rows.emplace_back();
+      for (int64_t s = 0; s < n * row.esize / msg; ++s) {
+        rows.back().push_back(vec->newReg());
+        vec->recv(rows.back().back(), row.regType, Elements(msg / row.esize), ld);
+      }
+    }
     // Inits sent ahead to the matrix unit, when its accumulators go back
     // through scratchpad (the vector unit waits for nothing meanwhile).
     if (vectorInit && !directAccumulator) {
@@ -414,10 +525,14 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
       vec->send(mxu, init);
       vec->end();
     }
-    // Epilogue: cast the blocks of one stored access, join their rows.
+    // Epilogue: cast the blocks of one stored access (or run the epilogue
+    // body on them), join their rows. Row operands unroll the accesses.
     int64_t perAccess = outElems / bn;
+    bool unrolled = !rowOperands.empty();
     vec->loop(mb);
-    vec->loop(cSticks);
+    if (!unrolled)
+      vec->loop(cSticks);
+    for (int64_t stick = 0; stick < (unrolled ? cSticks : 1); ++stick) {
     SmallVector<Reg> cast;
     for (int64_t j = 0; j < perAccess; ++j) {
       Reg block = vec->newReg();
@@ -426,7 +541,12 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
       if (vectorInit && directAccumulator)
         vec->send(mxu, init);
       vec->recv(block, accType, Elements(bm * bn), directAccumulator ? mxu : ld);
-      if (c.regType != accType) {
+      if (epilogue) {
+        FailureOr<Reg> result = emitEpilogue(*vec, block, stick * perAccess + j, rows);
+        if (failed(result))
+          return failure();
+        block = *result;
+      } else if (c.regType != accType) {
         Reg narrowed = vec->newReg();
         vec->cast(narrowed, c.regType, block);
         block = narrowed;
@@ -444,7 +564,9 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
       }
       vec->send(st, joined);
     }
-    vec->end();
+    }
+    if (!unrolled)
+      vec->end();
     vec->end();
     if (failed(vec->status()))
       return failure();

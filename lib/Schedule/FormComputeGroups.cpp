@@ -413,12 +413,24 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   return success();
 }
 
-/// The matmul a stored value is, directly or through one cast.
+/// The matmul a stored value is computed from: directly, through one cast
+/// or through an epilogue of element-wise ops (the input check admitted no
+/// other use of a product).
 static linalg::MatmulOp contractionOf(ktdp::StoreOp store) {
-  Value value = store.getValue();
-  if (auto cast = value.getDefiningOp<arith::TruncFOp>())
-    value = cast.getIn();
-  return value.getDefiningOp<linalg::MatmulOp>();
+  SmallVector<Value> work = {store.getValue()};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || !seen.insert(value).second)
+      continue;
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(def))
+      return matmul;
+    const OpSupport *entry = lookupOpSupport(def);
+    if (entry && entry->role == OpRole::Elementwise)
+      llvm::append_range(work, def->getOperands());
+  }
+  return {};
 }
 
 LogicalResult KernelBuilder::buildContraction(StringRef name, ktdp::StoreOp store,
@@ -456,9 +468,79 @@ LogicalResult KernelBuilder::buildContraction(StringRef name, ktdp::StoreOp stor
   auto op = ContractionOp::create(builder, store.getLoc(), builder.getStringAttr(name),
                                   operands[0], operands[1], *c,
                                   TypeAttr::get(accumulator),
-                                  builder.getF64FloatAttr(initValue));
+                                  builder.getF64FloatAttr(initValue), ArrayAttr());
   if (!absorbedLoops.empty())
     op->setAttr("absorbed_loops", ArrayAttr::get(ctx, absorbedLoops.getArrayRef()));
+
+  // The epilogue: the element-wise ops between the product and the store,
+  // one element at a time (a bare product, or one cast of it, keeps none).
+  Value stored = store.getValue(), product = matmul->getResult(0);
+  auto narrowed = stored.getDefiningOp<arith::TruncFOp>();
+  if (stored == product || (narrowed && narrowed.getIn() == product))
+    return success();
+  Block *block = new Block;
+  op.getEpilogue().push_back(block);
+  OpBuilder eb = OpBuilder::atBlockEnd(block);
+  DenseMap<Value, Value> element;
+  element[product] = block->addArgument(accumulator, matmul.getLoc());
+  SmallVector<Attribute> epilogueOperands;
+  std::function<FailureOr<Value>(Value)> elementOf = [&](Value value) -> FailureOr<Value> {
+    if (auto it = element.find(value); it != element.end())
+      return it->second;
+    Operation *def = value.getDefiningOp();
+    Type type = getElementTypeOrSelf(value.getType());
+    Value result;
+    if (auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(def)) {
+      // A bias row (the input check's form): its load is an epilogue
+      // operand running along N, broadcast along M.
+      Value source = broadcast.getInput().getDefiningOp<tensor::CollapseShapeOp>().getSrc();
+      auto extend = source.getDefiningOp<arith::ExtFOp>();
+      if (extend)
+        source = extend.getIn();
+      auto load = source.getDefiningOp<ktdp::LoadOp>();
+      FailureOr<DictionaryAttr> t =
+          transfer(load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>(),
+                   load.getType().getShape());
+      if (failed(t))
+        return failure();
+      NamedAttrList entries(*t);
+      entries.set("dims", builder.getDenseI64ArrayAttr({-1, 1}));
+      epilogueOperands.push_back(entries.getDictionary(ctx));
+      result = block->addArgument(load.getType().getElementType(), load.getLoc());
+      if (extend)
+        result = VectorOp::create(eb, extend.getLoc(), type, "cast", ValueRange{result});
+    } else if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def)) {
+      Attribute attr = constant.getValue();
+      if (auto dense = dyn_cast<SplatElementsAttr>(attr))
+        attr = dense.getSplatValue<Attribute>();
+      auto vop = VectorOp::create(eb, constant.getLoc(), type, "const", ValueRange());
+      vop->setAttr("value", attr);
+      result = vop;
+    } else if (const OpSupport *entry = def ? lookupOpSupport(def) : nullptr;
+               entry && entry->role == OpRole::Elementwise) {
+      ValueRange defOperands = def->getOperands();
+      if (auto dps = dyn_cast<linalg::LinalgOp>(def))
+        defOperands = dps.getDpsInputs();
+      SmallVector<Value> inputs;
+      for (Value operand : defOperands) {
+        FailureOr<Value> v = elementOf(operand);
+        if (failed(v))
+          return failure();
+        inputs.push_back(*v);
+      }
+      result = VectorOp::create(eb, def->getLoc(), type, entry->opClass, inputs);
+    } else {
+      return emitError(value.getLoc(), "value not schedulable in a contraction's epilogue");
+    }
+    element[value] = result;
+    return result;
+  };
+  FailureOr<Value> out = elementOf(stored);
+  if (failed(out))
+    return failure();
+  YieldOp::create(eb, store.getLoc(), ValueRange{*out});
+  if (!epilogueOperands.empty())
+    op.setEpilogueOperandsAttr(ArrayAttr::get(ctx, epilogueOperands));
   return success();
 }
 

@@ -56,6 +56,8 @@
 #include "ktflow/Schedule/ScheduleUtils.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace ktflow::ktsched {
 #define GEN_PASS_DEF_SCHEDULECONTRACTION
@@ -140,6 +142,16 @@ std::optional<unsigned> columnGridDim(ContractionOp op, int64_t n) {
   return std::nullopt;
 }
 
+/// The epilogue's row operands (along N) of merged grid tiles.
+void mergeEpilogueOperands(ContractionOp op, unsigned gridDim, int64_t factor) {
+  if (!op.getEpilogueOperands())
+    return;
+  SmallVector<Attribute> operands;
+  for (Attribute t : *op.getEpilogueOperands())
+    operands.push_back(merged(cast<DictionaryAttr>(t), 1, gridDim, factor));
+  op.setEpilogueOperandsAttr(ArrayAttr::get(op.getContext(), operands));
+}
+
 LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchModel &model,
                                   const Placement &placement) {
   Builder b(op.getContext());
@@ -187,13 +199,23 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
            << model.name() << " can run this contraction (" << why
            << "); a contraction on the vector unit is not built yet";
 
-  // The vector unit that relays operands into blocks and runs the epilogue.
+  // The vector unit that relays operands into blocks and runs the epilogue
+  // (its op classes: the epilogue body's, beside copy and cast).
+  llvm::SetVector<StringRef> epilogueClasses;
+  SmallVector<Attribute> epilogueOps;
+  if (!op.getEpilogue().empty())
+    for (auto vop : op.getEpilogue().front().getOps<VectorOp>()) {
+      epilogueOps.push_back(b.getStringAttr(vop.getKind()));
+      if (vop.getKind() != "const")
+        epilogueClasses.insert(vop.getKind());
+    }
   std::optional<NodeId> vector;
   std::optional<UnitPorts> vectorPorts;
   for (NodeId unit : model.computeUnits()) {
     const ComputeInfo &info = model.node(unit).compute;
     if (info.isMatrix() || !info.issueCost("copy") || !info.lanesFor(inputType) ||
-        !info.lanesFor(accType) || (outputType != accType && !info.issueCost("cast")))
+        !info.lanesFor(accType) || (outputType != accType && !info.issueCost("cast")) ||
+        llvm::any_of(epilogueClasses, [&](StringRef c) { return !info.issueCost(c); }))
       continue;
     std::optional<UnitPorts> ports = portsOf(model, spad, unit);
     if (!ports || ports->load != matrixPorts->load || ports->store != matrixPorts->store)
@@ -206,7 +228,11 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     return op.emitError("no vector unit beside @")
            << model.node(*matrix).name
            << " (op classes copy and cast, lanes for the operand and accumulator types, fed "
-              "and drained by the same load and store units) lays the operands out in blocks";
+              "and drained by the same load and store units) lays the operands out in blocks"
+           << (epilogueClasses.empty()
+                   ? std::string()
+                   : " and runs the epilogue (op classes " +
+                         llvm::join(epilogueClasses.getArrayRef(), ", ") + ")");
 
   // The accumulator reaches the epilogue over a FIFO link of its own when
   // the description has one (then its block is one message, of any size
@@ -257,6 +283,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     if (factor > 1) {
       op.setBAttr(merged(op.getB(), 1, dim, factor));
       op.setCAttr(merged(op.getC(), 1, dim, factor));
+      mergeEpilogueOperands(op, dim, factor);
       n *= factor;
       grid[dim] /= factor;
     }
@@ -283,6 +310,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     if (factor > 1) {
       op.setBAttr(merged(op.getB(), 1, *dim, factor));
       op.setCAttr(merged(op.getC(), 1, *dim, factor));
+      mergeEpilogueOperands(op, *dim, factor);
       n *= factor;
       grid[*dim] /= factor;
     }
@@ -393,6 +421,13 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   decision("split", b.getI64IntegerAttr(1));
   decision("accumulator_path", b.getStringAttr(direct ? "fifo" : "scratchpad"));
   decision("accumulator_init", b.getStringAttr(init));
+  // The epilogue runs per accumulator block on the vector unit, its row
+  // operands DMA'd into scratchpad beside A and B: no round trip through
+  // global memory.
+  if (!epilogueOps.empty())
+    decision("epilogue", b.getDictionaryAttr(
+                             {b.getNamedAttr("unit", b.getStringAttr(model.node(*vector).name)),
+                              b.getNamedAttr("ops", b.getArrayAttr(epilogueOps))}));
   op->setAttr("load_unit", b.getStringAttr(model.node(matrixPorts->load).name));
   op->setAttr("store_unit", b.getStringAttr(model.node(matrixPorts->store).name));
   op->setAttr("memory", b.getStringAttr(model.node(spad).name));
@@ -408,6 +443,22 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   if (!direct)
     regions.push_back({"acc", m * n * accBytes});
   regions.push_back({"c_rows", m * n * outBytes});
+  SmallVector<std::string> operandRegions;
+  if (op.getEpilogueOperands())
+    for (auto [i, t] : llvm::enumerate(*op.getEpilogueOperands())) {
+      auto transfer = cast<DictionaryAttr>(t);
+      int64_t bytes = shapeOf(transfer)[1] * bytesOf(tensorOf(transfer).getElementType());
+      if (Bytes(bytes).count() % inAccess->count())
+        return op.emitError("the epilogue's row operand ")
+               << i << " (" << bytes << " bytes) is not whole " << inAccess->count()
+               << "-byte accesses of @" << model.node(matrixPorts->load).name;
+      operandRegions.push_back("epilogue_" + std::to_string(i));
+    }
+  for (auto [i, name] : llvm::enumerate(operandRegions))
+    regions.push_back(
+        {name, shapeOf(cast<DictionaryAttr>((*op.getEpilogueOperands())[i]))[1] *
+                   bytesOf(tensorOf(cast<DictionaryAttr>((*op.getEpilogueOperands())[i]))
+                               .getElementType())});
   SmallVector<NamedAttribute> placed;
   Bytes next(0);
   for (auto [name, bytes] : regions) {

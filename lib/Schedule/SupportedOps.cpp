@@ -592,11 +592,80 @@ static LogicalResult checkReduce(linalg::ReduceOp reduce) {
   return checkReducedUses(reduce->getResult(0), reduce.getDimensions());
 }
 
+/// A row operand of a contraction's epilogue: a loaded 1 x N tile (perhaps
+/// extended), collapsed to N and broadcast along M (a bias).
+static bool isBroadcastRow(Value value) {
+  auto broadcast = value.getDefiningOp<linalg::BroadcastOp>();
+  if (!broadcast || broadcast.getDimensions() != ArrayRef<int64_t>{0})
+    return false;
+  auto collapse = broadcast.getInput().getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse || collapse.getSrcType().getRank() != 2 ||
+      collapse.getSrcType().getDimSize(0) != 1 || collapse.getResultType().getRank() != 1)
+    return false;
+  Value source = collapse.getSrc();
+  if (auto extend = source.getDefiningOp<arith::ExtFOp>())
+    source = extend.getIn();
+  return source.getDefiningOp<ktdp::LoadOp>() != nullptr;
+}
+
+/// Whether `value` is a linalg.matmul's result or computed element-wise
+/// from one (a value of a contraction's epilogue).
+static bool derivesFromMatmul(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<linalg::MatmulOp>(def))
+    return true;
+  const OpSupport *entry = lookupOpSupport(def);
+  if (!entry || entry->role != OpRole::Elementwise)
+    return false;
+  return llvm::any_of(def->getOperands(), derivesFromMatmul);
+}
+
+/// The epilogue of a contraction: from the product to its one store,
+/// element-wise ops (no compare or select) whose other operands are splat
+/// constants or broadcast rows (isBroadcastRow), run per accumulator block
+/// on the vector unit.
+static LogicalResult checkContractionEpilogue(linalg::MatmulOp matmul) {
+  auto fail = [&](Operation *at, const Twine &why) {
+    return at->emitError("contraction epilogue not supported: ") << why;
+  };
+  llvm::SmallPtrSet<Value, 16> epilogue;
+  SmallVector<Value> work = {matmul->getResult(0)};
+  epilogue.insert(work.front());
+  int64_t stores = 0;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (auto store = dyn_cast<ktdp::StoreOp>(user)) {
+        ++stores;
+        continue;
+      }
+      const OpSupport *entry = lookupOpSupport(user);
+      if (!entry || entry->role != OpRole::Elementwise || user->getNumResults() != 1 ||
+          isa<arith::CmpFOp, arith::SelectOp>(user))
+        return fail(user, "'" + user->getName().getStringRef() +
+                              "' reads the product; only element-wise arithmetic, math "
+                              "and casts run after it");
+      for (Value input : user->getOperands())
+        if (!derivesFromMatmul(input) && !isConstantTensor(input) && !isBroadcastRow(input))
+          return fail(user, "its operands must be the product's values, splat constants or "
+                            "a loaded 1 x N row collapsed and broadcast along M (a bias)");
+      if (epilogue.insert(user->getResult(0)).second)
+        work.push_back(user->getResult(0));
+    }
+  }
+  if (stores != 1)
+    return fail(matmul, "the product's epilogue must end in exactly one store");
+  return success();
+}
+
 /// A contraction group is one linalg.matmul of two loaded 2-D tiles (A
 /// M x K, B K x N, one element type) into a splat constant (the
-/// accumulator's init, of the declared precision), stored directly or
-/// through one cast to the stored type (ktsched-absorb-contraction made a
-/// K loop of them one such matmul).
+/// accumulator's init, of the declared precision), stored through an
+/// epilogue of element-wise ops (none, a cast, a bias and an activation:
+/// checkContractionEpilogue) (ktsched-absorb-contraction made a K loop of
+/// them one such matmul).
 static LogicalResult checkContraction(linalg::MatmulOp matmul) {
   auto fail = [&](const Twine &why) {
     return matmul.emitError("'linalg.matmul' not supported: ") << why;
@@ -620,20 +689,7 @@ static LogicalResult checkContraction(linalg::MatmulOp matmul) {
   auto init = matmul.getDpsInits()[0].getDefiningOp<arith::ConstantOp>();
   if (!init || !isa<SplatElementsAttr>(init.getValue()))
     return fail("its accumulator must start from a splat constant");
-  Value result = matmul->getResult(0);
-  if (!result.hasOneUse())
-    return fail("its result must be stored (possibly after one cast), and only there");
-  Operation *user = *result.getUsers().begin();
-  if (auto cast = dyn_cast<arith::TruncFOp>(user)) {
-    if (!cast->getResult(0).hasOneUse() ||
-        !isa<ktdp::StoreOp>(*cast->getResult(0).getUsers().begin()))
-      return fail("its cast result must be stored, and only there (other epilogues are "
-                  "missing)");
-  } else if (!isa<ktdp::StoreOp>(user)) {
-    return fail("its result must be stored, possibly after one arith.truncf (other epilogues "
-                "are missing)");
-  }
-  return success();
+  return checkContractionEpilogue(matmul);
 }
 
 LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
@@ -753,7 +809,17 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
     return success();
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    if (collapse.getResultType().getRank() != 0)
+    // A bias row of a contraction's epilogue: 1 x N to N, broadcast along M
+    // into values of the product (checkContractionEpilogue).
+    bool biasRow = collapse.getResultType().getRank() == 1 && collapse->hasOneUse() &&
+                   llvm::all_of(collapse->getUsers(), [](Operation *user) {
+                     return isa<linalg::BroadcastOp>(user) &&
+                            isBroadcastRow(user->getResult(0)) &&
+                            llvm::all_of(user->getUsers(), [](Operation *reader) {
+                              return llvm::any_of(reader->getOperands(), derivesFromMatmul);
+                            });
+                   });
+    if (collapse.getResultType().getRank() != 0 && !biasRow)
       return collapse.emitError("'tensor.collapse_shape' to rank > 0 not supported: only a "
                                 "one-element tile collapsed to a scalar");
     return success();

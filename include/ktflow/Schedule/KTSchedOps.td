@@ -124,10 +124,20 @@ def KTSched_ContractionOp : KTSched_Op<"contraction", [Symbol, HasParent<"Kernel
     adds the decisions (units, blocks, resident operand, loop order,
     operand layout) and the scratchpad regions. docs/schedule.md,
     "Contractions".
+
+    The optional `epilogue` is the element-wise work between the product
+    and the store, one element at a time like a ktsched.compute body: its
+    first block argument is one accumulator element, the others one
+    element of each `epilogue_operands` transfer (`{tensor, origin, shape,
+    dims}`, `dims` as on ktsched.load: a bias row is `[-1, 1]`, broadcast
+    along M); its ktsched.vop ops end in a ktsched.yield of the stored
+    element. Without it the product is stored, cast to the stored type.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, DictionaryAttr:$a, DictionaryAttr:$b,
-                       DictionaryAttr:$c, TypeAttr:$accumulator_type, F64Attr:$init);
-  let assemblyFormat = "$sym_name attr-dict";
+                       DictionaryAttr:$c, TypeAttr:$accumulator_type, F64Attr:$init,
+                       OptionalAttr<ArrayAttr>:$epilogue_operands);
+  let regions = (region AnyRegion:$epilogue);
+  let assemblyFormat = "$sym_name attr-dict (`epilogue` $epilogue^)?";
 }
 
 def KTSched_TransposeOp : KTSched_Op<"transpose", [Symbol, HasParent<"KernelOp">]> {
