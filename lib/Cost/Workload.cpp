@@ -576,9 +576,10 @@ FailureOr<ks::KernelOp> ktflow::cost::scheduledKernel(ModuleOp scheduledModule) 
 }
 
 /// The roofline work of a contraction, from its recorded decisions: per
-/// (merged) grid tile, A and B read from global memory once and C written
-/// once (the reuse the schedule has: a grid tile's operands stay in
-/// scratchpad); every mma's operand blocks from scratchpad to the matrix
+/// (merged) grid tile, A read from global memory once per panel column of
+/// its step and B once per panel row, C written once (the reuse the
+/// schedule has: a step's operands stay in scratchpad for the panel); the
+/// accumulators' carry between K steps; every mma's operand blocks from scratchpad to the matrix
 /// unit (one A and one B block per mma: nothing stays in the unit's
 /// registers but the accumulator); the accumulator blocks to the epilogue;
 /// M x N x K multiply-adds on the matrix unit and the cast on the vector
@@ -600,9 +601,14 @@ static LogicalResult addContraction(ks::KernelOp kernel, ks::ContractionOp op,
       llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr("block"))
           ? llvm::cast<ks::DecisionAttr>(op->getAttr("block")).getValue()
           : Attribute());
+  auto step = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(
+      llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr("step"))
+          ? llvm::cast<ks::DecisionAttr>(op->getAttr("step")).getValue()
+          : Attribute());
   auto grid = op->getAttrOfType<DenseI64ArrayAttr>("grid");
   auto globals = model.memoriesBacking(arch::KtirSpace::Global);
-  if (!mxu || !vec || !spad || !block || block.size() != 3 || !grid || globals.empty())
+  if (!mxu || !vec || !spad || !block || block.size() != 3 || !step || step.size() != 3 ||
+      !grid || globals.empty())
     return op.emitError("contraction without the decisions of ktsched-schedule-contraction");
   auto tensorOf = [&](DictionaryAttr t) {
     return llvm::cast<ks::TensorOp>(SymbolTable::lookupSymbolIn(
@@ -623,7 +629,13 @@ static LogicalResult addContraction(ks::KernelOp kernel, ks::ContractionOp op,
       model.addRouteTraffic(workload, *route, Bytes(bytes));
   };
   arch::NodeId global = globals.front();
-  chargeRoute(global, *spad, tiles * (m * k + k * n) * es);
+  // A grid tile runs as panels of its step: A's rows are read once per
+  // panel column, B's once per panel row; between K steps the panel's
+  // accumulators go to scratchpad and back.
+  int64_t panelsM = m / step[0], panelsN = n / step[1], steps = k / step[2];
+  chargeRoute(global, *spad, tiles * (m * k * panelsN + k * n * panelsM) * es);
+  chargeRoute(*spad, *mxu, tiles * (steps - 1) * m * n * ea);
+  chargeRoute(*mxu, *spad, tiles * (steps - 1) * m * n * ea);
   chargeRoute(*spad, global, tiles * m * n * eo);
   int64_t mmas = (m / bm) * (n / bn) * (k / bk);
   chargeRoute(*spad, *mxu, tiles * mmas * (bm * bk + bk * bn) * es);

@@ -7,7 +7,7 @@
 // regions. This lowering follows them mechanically, one bundle per round of
 // grid tiles (tile t on core t mod cores), one sub-core instance per core:
 //
-//  1. the DMA copies the grid tile's A (M x K) and B (K x N) rows into
+//  1. the DMA copies the step's A (TM x TK) and B (TK x TN) rows into
 //     scratchpad (`a_rows`, `b_rows`), row-major as in global memory;
 //  2. the load unit streams those rows to the vector unit, which cuts each
 //     group of bm rows of A (bk rows of B) into bm x bk (bk x bn) blocks
@@ -42,9 +42,25 @@
 // vector unit sends it each init over a FIFO, instead of the init block
 // from scratchpad.
 //
-// Phases hand over through channels of one slot (the scratchpad regions);
-// within a phase the FIFOs between the units order the data. docs/run.md,
-// "Contractions on a matrix unit".
+// The grid tile runs in the schedule's `step` [TM, TN, TK]: every program
+// loops over the M x N panels and, inside, over the panel's K steps;
+// steps 1-3 run per K step on its rows (in the ring slot of `buffers`),
+// steps 4-5 per panel. The first K step starts each accumulator block
+// from its init, later ones from the block the previous step left in
+// scratchpad (`acc`), and every step but a last one whose accumulator goes
+// to the epilogue over a FIFO leaves the blocks there: with `carry =
+// scratchpad` the matrix unit takes and gives the block as one access of
+// the load and store units, with `carry = vector` the vector unit joins
+// the block's accesses for the matrix unit and cuts its result back. The
+// first and last K steps are one-trip loops of their own (they differ in
+// where the accumulator starts and goes), the steps between them one
+// loop, so every step's code sits at the same depth.
+//
+// Phases hand over through channels (the scratchpad regions): the step's
+// rows through a ring of `buffers` slots, the blocks through one, the
+// carried accumulators through one slot per block of the panel (each read
+// back only after it was written, in the same order); within a phase the
+// FIFOs between the units order the data. docs/run.md, "Matrix units".
 //
 //===----------------------------------------------------------------------===//
 #include "MatrixCompute.h"
@@ -95,6 +111,11 @@ private:
   dc::ElemType accType = dc::ElemType::F32;
   int64_t accBytes = 4;
   int64_t m = 0, n = 0, k = 0, bm = 0, bn = 0, bk = 0;
+  /// The step (panel M x N, K depth), its operand rows' ring slots and how
+  /// the accumulator travels between K steps (`carry`).
+  int64_t tm = 0, tn = 0, tk = 0, buffers = 1;
+  std::string carry;
+  Bytes slotAlignment{1};
   std::string dmaUnit, ldUnit, stUnit, vecUnit, mxuUnit, memory;
   int64_t unitsPerCore = 1;
   Bytes inAccess, outAccess;
@@ -175,6 +196,19 @@ LogicalResult ContractionLowering::collect() {
   if (bm <= 0 || bn <= 0 || bk <= 0 || m % bm || n % bn || k % bk)
     return op.emitError("contraction block ") << bm << "x" << bn << "x" << bk
                                               << " does not divide the tile";
+  auto step = dyn_cast_or_null<DenseI64ArrayAttr>(decision("step"));
+  auto ring = dyn_cast_or_null<IntegerAttr>(decision("buffers"));
+  auto carried = op->getAttrOfType<StringAttr>("carry");
+  if (!step || step.size() != 3 || !ring || !carried)
+    return op.emitError("contraction without its step, buffers and carry decisions");
+  tm = step[0], tn = step[1], tk = step[2], buffers = ring.getInt();
+  carry = carried.getValue().str();
+  if (tm <= 0 || tn <= 0 || tk <= 0 || m % tm || n % tn || k % tk || tm % bm || tn % bn ||
+      tk % bk || (buffers != 1 && buffers != 2) || (tk != k && carry == "none"))
+    return op.emitError("contraction step ")
+           << tm << "x" << tn << "x" << tk << " (buffers " << buffers << ", carry " << carry
+           << ") is not lowered: it must divide the tile in whole blocks, K whole without "
+              "a carry";
   mxuUnit = mxu.getValue().str();
   vecUnit = vec.getValue().str();
   ldUnit = op->getAttrOfType<StringAttr>("load_unit").getValue().str();
@@ -187,6 +221,7 @@ LogicalResult ContractionLowering::collect() {
   if (!placement)
     return failure();
   cores = placement->cores;
+  slotAlignment = ktsched::memoryAlignment(model, placement->scratchpad);
   std::optional<arch::Route> in =
       model.routeFrom(placement->global, arch::NodeInstance{placement->scratchpad, 0});
   SmallVector<arch::NodeId, 8> movers = in ? model.unitsOn(*in) : SmallVector<arch::NodeId, 8>();
@@ -304,11 +339,11 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     return std::make_unique<ktunit::ProgramBuilder>(bundle, name, unit, std::move(instances),
                                                     columns, symbols.names, loc);
   };
-  auto channel = [&](StringRef name, StringRef producer, StringRef consumer,
+  auto channel = [&](StringRef name, int64_t depth, StringRef producer, StringRef consumer,
                      const dc::NodeRef &consumerRef, const dc::NodeRef &producerRef) {
     OpBuilder builder(ctx);
     builder.setInsertionPointToStart(&bundle.getBody().front());
-    return ktunit::ChannelOp::create(builder, loc, name, 1, producer, consumer,
+    return ktunit::ChannelOp::create(builder, loc, name, depth, producer, consumer,
                                      ktunit::ProgramBuilder::nodeRef(ctx, consumerRef),
                                      ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
   };
@@ -316,13 +351,27 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
   auto fromTable = [](StringRef unit, int64_t column) {
     return ProgramBuilder::node(unit, {dc::InstanceSelector::Kind::TableColumn, column});
   };
+  const int64_t msg = inAccess.count(), es = a.esize, eo = c.esize;
+  const int64_t inElems = msg / es, outElems = outAccess.count() / eo;
+  // Per step: its blocks, operand sticks and stored accesses.
+  const int64_t mb = tm / bm, nb = tn / bn, kb = tk / bk;
+  const int64_t aSticks = tk * es / msg, bSticks = tn * es / msg,
+                cSticks = tn * eo / outAccess.count();
+  const int64_t accBlock = bm * bn * accBytes, accSticks = accBlock / msg;
+  const int64_t panelsM = m / tm, panelsN = n / tn, steps = k / tk;
+  // The accumulator goes through scratchpad between K steps, and after the
+  // last one where its path to the epilogue is not a FIFO.
+  const bool carried = steps > 1 || !directAccumulator;
+
   // DMA table: A, B, C byte offsets of the core's grid tile; ld and st peers.
-  auto inputs = channel("in", "dma", "ld", fromTable(ldUnit, 3), nearest(dmaUnit));
-  auto blocks = channel("blocks", "st", "ld", nearest(ldUnit), nearest(stUnit));
+  auto inputs = channel("in", buffers, "dma", "ld", fromTable(ldUnit, 3), nearest(dmaUnit));
+  auto blocks = channel("blocks", 1, "st", "ld", nearest(ldUnit), nearest(stUnit));
+  // One slot per accumulator block of the panel: each block is written
+  // (carried out) before it is read back (carried in), in the same order.
   ktunit::ChannelOp accumulated;
-  if (!directAccumulator)
-    accumulated = channel("acc", "st", "ld", nearest(ldUnit), nearest(stUnit));
-  auto outputs = channel("out", "st", "dma", nearest(dmaUnit), fromTable(stUnit, 4));
+  if (carried)
+    accumulated = channel("acc", mb * nb, "st", "ld", nearest(ldUnit), nearest(stUnit));
+  auto outputs = channel("out", 1, "st", "dma", nearest(dmaUnit), fromTable(stUnit, 4));
 
   auto spad = [&](StringRef name, int64_t offset = 0) {
     return ProgramBuilder::memoryAddress(memory, Bytes(region[name.str()] + offset));
@@ -331,11 +380,62 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
     addr.terms.push_back({depth, Bytes(stride), 0});
     return addr;
   };
-  const int64_t msg = inAccess.count(), es = a.esize, eo = c.esize;
-  const int64_t inElems = msg / es, outElems = outAccess.count() / eo;
-  const int64_t mb = m / bm, nb = n / bn, kb = k / bk;
-  const int64_t aSticks = k * es / msg, bSticks = n * es / msg, cSticks = n * eo / outAccess.count();
-  const int64_t accBlock = bm * bn * accBytes;
+  // Every program loops over the panels (depth 0: rows, 1: columns) and
+  // the K steps (depth 2): the first and the last step are loops of one
+  // trip of their own (their accumulator comes from its init and goes to
+  // the epilogue), the steps between them one loop, so every step's code
+  // sits at depth 3.
+  struct Step {
+    bool first = false, last = false;
+    int64_t index = 0;  ///< K step, plus the depth-2 loop's index if looped
+    bool looped = false;
+  };
+  auto forSteps = [&](ktunit::ProgramBuilder &p, llvm::function_ref<LogicalResult(Step)> body) {
+    if (steps == 1) {
+      p.loop(1);
+      LogicalResult r = body({true, true, 0, false});
+      p.end();
+      return r;
+    }
+    p.loop(1);
+    if (failed(body({true, false, 0, false})))
+      return failure();
+    p.end();
+    if (steps > 2) {
+      p.loop(steps - 2);
+      if (failed(body({false, false, 1, true})))
+        return failure();
+      p.end();
+    }
+    p.loop(1);
+    LogicalResult r = body({false, true, steps - 1, false});
+    p.end();
+    return r;
+  };
+  // `addr` moved to K step `s` (stride bytes per step).
+  auto atStep = [&](dc::Address addr, Step s, int64_t stride) {
+    addr.offset = addr.offset + Bytes(s.index * stride);
+    return s.looped ? term(addr, 2, stride) : addr;
+  };
+  // `addr` in the ring slot of step `s` (slots of `slot` bytes): with two
+  // slots, the index mod 2 of the innermost loop of several trips; over
+  // the steps, slot (s + 1) mod 2, so the looped middle steps (s = i + 1)
+  // take i mod 2.
+  auto inSlot = [&](dc::Address addr, Step s, int64_t slot) {
+    if (buffers == 1)
+      return addr;
+    if (steps > 1) {
+      if (s.looped)
+        addr.terms.push_back({2, Bytes(slot), 2});
+      else
+        addr.offset = addr.offset + Bytes(((s.index + 1) % 2) * slot);
+    } else {
+      addr.terms.push_back({panelsN > 1 ? 1u : 0u, Bytes(slot), 2});
+    }
+    return addr;
+  };
+  auto slotOf = [&](int64_t bytes) { return Bytes(bytes).alignTo(slotAlignment).count(); };
+  const int64_t aSlot = slotOf(tm * tk * es), bSlot = slotOf(tk * tn * es);
 
   {
     // Columns: A, B, C, ld and st peers, then each epilogue row operand.
@@ -353,70 +453,119 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
       addr.tableColumn = column;
       return addr;
     };
-    dma->acquire(inputs, Side::producer);
-    dma->copy(spad("a_rows"), global(symA, 0), Bytes(k * es),
-              {{m, Bytes(a.tensor.getStrides()[0] * es), Bytes(k * es)}});
-    dma->copy(spad("b_rows"), global(symB, 1), Bytes(n * es),
-              {{k, Bytes(b.tensor.getStrides()[0] * es), Bytes(n * es)}});
-    for (auto [i, row] : llvm::enumerate(rowOperands))
-      dma->copy(spad("epilogue_" + std::to_string(i)), global(symRows[i], 5 + i),
-                Bytes(n * row.esize), {{1, Bytes(n * row.esize), Bytes(n * row.esize)}});
-    dma->release(inputs, Side::producer);
+    const int64_t strideA = a.tensor.getStrides()[0] * es, strideB = b.tensor.getStrides()[0] * es,
+                  strideC = c.tensor.getStrides()[0] * eo;
+    dma->loop(panelsM);
+    dma->loop(panelsN);
+    if (failed(forSteps(*dma, [&](Step s) {
+          dma->acquire(inputs, Side::producer);
+          dma->copy(inSlot(spad("a_rows"), s, aSlot),
+                    atStep(term(global(symA, 0), 0, tm * strideA), s, tk * es), Bytes(tk * es),
+                    {{tm, Bytes(strideA), Bytes(tk * es)}});
+          dma->copy(inSlot(spad("b_rows"), s, bSlot),
+                    atStep(term(global(symB, 1), 1, tn * es), s, tk * strideB), Bytes(tn * es),
+                    {{tk, Bytes(strideB), Bytes(tn * es)}});
+          for (auto [i, row] : llvm::enumerate(rowOperands)) {
+            int64_t bytes = tn * row.esize;
+            dma->copy(inSlot(spad("epilogue_" + std::to_string(i)), s, slotOf(bytes)),
+                      term(global(symRows[i], 5 + i), 1, bytes), Bytes(bytes),
+                      {{1, Bytes(bytes), Bytes(bytes)}});
+          }
+          dma->release(inputs, Side::producer);
+          return success();
+        })))
+      return failure();
     dma->acquire(outputs, Side::consumer);
-    dma->copy(global(symC, 2), spad("c_rows"), Bytes(n * eo),
-              {{m, Bytes(n * eo), Bytes(c.tensor.getStrides()[0] * eo)}});
+    dma->copy(term(term(global(symC, 2), 0, tm * strideC), 1, tn * eo), spad("c_rows"),
+              Bytes(tn * eo), {{tm, Bytes(tn * eo), Bytes(strideC)}});
     dma->release(outputs, Side::consumer);
+    dma->end();
+    dma->end();
     if (failed(dma->status()))
       return failure();
   }
+  // The accumulator block (m, n) of the panel (loops at depths d, d + 1).
+  auto accAt = [&](uint32_t d, int64_t offset = 0) {
+    return term(term(spad("acc", offset), d, nb * accBlock), d + 1, accBlock);
+  };
   {
     auto ld = program("ld", ldUnit, unitInstances, 0);
     dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
-    ld->acquire(inputs, Side::consumer);
-    // Rows of A, bm at a time per stick column; rows of B, bk at a time.
-    ld->loop(mb);
-    ld->loop(aSticks);
-    for (int64_t r = 0; r < bm; ++r)
-      ld->push(vec, term(term(spad("a_rows", r * k * es), 0, bm * k * es), 1, msg), inAccess);
-    ld->end();
-    ld->end();
-    ld->loop(kb);
-    ld->loop(bSticks);
-    for (int64_t r = 0; r < bk; ++r)
-      ld->push(vec, term(term(spad("b_rows", r * n * es), 0, bk * n * es), 1, msg), inAccess);
-    ld->end();
-    ld->end();
-    for (auto [i, row] : llvm::enumerate(rowOperands))
-      for (int64_t s = 0; s < n * row.esize / msg; ++s)
-        ld->push(vec, spad("epilogue_" + std::to_string(i), s * msg), inAccess);
-    ld->release(inputs, Side::consumer);
-    // Per accumulator block: the init block, then the K blocks in order.
-    ld->acquire(blocks, Side::consumer);
-    ld->loop(mb);
-    ld->loop(nb);
-    if (!presetAccumulator && !vectorInit)
-      ld->push(mxu, spad("init"), Bytes(accBlock));
-    ld->loop(kb);
-    ld->push(mxu, term(term(spad("a_blocks"), 0, kb * msg), 2, msg), inAccess);
-    ld->push(mxu, term(term(spad("b_blocks"), 2, nb * msg), 1, msg), inAccess);
-    ld->end();
-    ld->end();
-    ld->end();
-    ld->release(blocks, Side::consumer);
+    ld->loop(panelsM);
+    ld->loop(panelsN);
+    if (failed(forSteps(*ld, [&](Step s) {
+          ld->acquire(inputs, Side::consumer);
+          // Rows of A, bm at a time per stick column; rows of B, bk at a time.
+          ld->loop(mb);
+          ld->loop(aSticks);
+          for (int64_t r = 0; r < bm; ++r)
+            ld->push(vec,
+                     term(term(inSlot(spad("a_rows", r * tk * es), s, aSlot), 3, bm * tk * es), 4,
+                          msg),
+                     inAccess);
+          ld->end();
+          ld->end();
+          ld->loop(kb);
+          ld->loop(bSticks);
+          for (int64_t r = 0; r < bk; ++r)
+            ld->push(vec,
+                     term(term(inSlot(spad("b_rows", r * tn * es), s, bSlot), 3, bk * tn * es), 4,
+                          msg),
+                     inAccess);
+          ld->end();
+          ld->end();
+          if (s.last)
+            for (auto [i, row] : llvm::enumerate(rowOperands))
+              for (int64_t j = 0; j < tn * row.esize / msg; ++j)
+                ld->push(vec,
+                         inSlot(spad("epilogue_" + std::to_string(i), j * msg), s,
+                                slotOf(tn * row.esize)),
+                         inAccess);
+          ld->release(inputs, Side::consumer);
+          // Per accumulator block: its init or carried value, then the K
+          // blocks of the step in order.
+          ld->acquire(blocks, Side::consumer);
+          ld->loop(mb);
+          ld->loop(nb);
+          if (s.first) {
+            if (!presetAccumulator && !vectorInit)
+              ld->push(mxu, spad("init"), Bytes(accBlock));
+          } else {
+            ld->acquire(accumulated, Side::consumer);
+            if (carry == "scratchpad")
+              ld->push(mxu, accAt(3), Bytes(accBlock));
+            else
+              for (int64_t j = 0; j < accSticks; ++j)
+                ld->push(vec, accAt(3, j * msg), inAccess);
+            ld->release(accumulated, Side::consumer);
+          }
+          ld->loop(kb);
+          ld->push(mxu, term(term(spad("a_blocks"), 3, kb * msg), 5, msg), inAccess);
+          ld->push(mxu, term(term(spad("b_blocks"), 5, nb * msg), 4, msg), inAccess);
+          ld->end();
+          ld->end();
+          ld->end();
+          ld->release(blocks, Side::consumer);
+          return success();
+        })))
+      return failure();
     // The accumulator blocks of each stored access, to the epilogue.
     if (!directAccumulator) {
-      ld->acquire(accumulated, Side::consumer);
       int64_t perAccess = outElems / bn;
       ld->loop(mb);
       ld->loop(cSticks);
-      for (int64_t j = 0; j < perAccess; ++j)
+      for (int64_t j = 0; j < perAccess; ++j) {
+        ld->acquire(accumulated, Side::consumer);
         ld->push(vec,
-                 term(term(spad("acc", j * accBlock), 0, nb * accBlock), 1, perAccess * accBlock),
+                 term(term(spad("acc", j * accBlock), 2, nb * accBlock), 3, perAccess * accBlock),
                  Bytes(accBlock));
+        ld->release(accumulated, Side::consumer);
+      }
       ld->end();
       ld->end();
-      ld->release(accumulated, Side::consumer);
     }
+    ld->end();
+    ld->end();
     if (failed(ld->status()))
       return failure();
   }
@@ -448,94 +597,156 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
         vec->send(st, joined);
       }
     };
-    vec->loop(mb);
-    vec->loop(aSticks);
-    emitBlocks(bm, bk);
-    vec->end();
-    vec->end();
-    vec->loop(kb);
-    vec->loop(bSticks);
-    emitBlocks(bk, bn);
-    vec->end();
-    vec->end();
-    // The epilogue's row operands, held for the grid tile.
-    SmallVector<SmallVector<Reg>> rows;
-    for (const Operand &row : rowOperands) {
-      rows.emplace_back();
-      for (int64_t s = 0; s < n * row.esize / msg; ++s) {
-        rows.back().push_back(vec->newReg());
-        vec->recv(rows.back().back(), row.regType, Elements(msg / row.esize), ld);
+    // The accumulator's start for a block of step `s`, where the vector
+    // unit hands it to the matrix unit: the init of the first step, the
+    // carried block joined from its accesses of a later one.
+    auto carryIn = [&](Step s) {
+      if (s.first) {
+        if (vectorInit)
+          vec->send(mxu, init);
+        return;
       }
-    }
-    // Inits sent ahead to the matrix unit, when its accumulators go back
-    // through scratchpad (the vector unit waits for nothing meanwhile).
-    if (vectorInit && !directAccumulator) {
-      vec->loop(mb * nb);
-      vec->send(mxu, init);
-      vec->end();
-    }
-    // Epilogue: cast the blocks of one stored access (or run the epilogue
-    // body on them), join their rows. Row operands unroll the accesses.
-    int64_t perAccess = outElems / bn;
-    bool unrolled = !rowOperands.empty();
-    vec->loop(mb);
-    if (!unrolled)
-      vec->loop(cSticks);
-    for (int64_t stick = 0; stick < (unrolled ? cSticks : 1); ++stick) {
-    SmallVector<Reg> cast;
-    for (int64_t j = 0; j < perAccess; ++j) {
-      Reg block = vec->newReg();
-      // Each block's init just before its result: the matrix unit takes
-      // one, folds K, sends the result back.
-      if (vectorInit && directAccumulator)
-        vec->send(mxu, init);
-      vec->recv(block, accType, Elements(bm * bn), directAccumulator ? mxu : ld);
-      if (epilogue) {
-        FailureOr<Reg> result = emitEpilogue(*vec, block, stick * perAccess + j, rows);
-        if (failed(result))
-          return failure();
-        block = *result;
-      } else if (c.regType != accType) {
-        Reg narrowed = vec->newReg();
-        vec->cast(narrowed, c.regType, block);
-        block = narrowed;
-      }
-      cast.push_back(block);
-    }
-    for (int64_t r = 0; r < bm; ++r) {
+      if (carry != "vector")
+        return;
       Reg joined = vec->newReg();
-      vec->slice(joined, cast[0], r * bn, Elements(bn));
-      for (int64_t j = 1; j < perAccess; ++j) {
+      vec->recv(joined, accType, Elements(msg / accBytes), ld);
+      for (int64_t j = 1; j < accSticks; ++j) {
         Reg piece = vec->newReg(), next = vec->newReg();
-        vec->slice(piece, cast[j], r * bn, Elements(bn));
+        vec->recv(piece, accType, Elements(msg / accBytes), ld);
         vec->concat(next, joined, piece);
         joined = next;
       }
-      vec->send(st, joined);
-    }
-    }
-    if (!unrolled)
+      vec->send(mxu, joined);
+    };
+    // Epilogue: cast the blocks of one stored access (or run the epilogue
+    // body on them), join their rows. Row operands unroll the accesses.
+    auto emitEpilogueLoop = [&](std::optional<Step> s,
+                                ArrayRef<SmallVector<Reg>> rows) -> LogicalResult {
+      int64_t perAccess = outElems / bn;
+      bool unrolled = !rowOperands.empty();
+      vec->loop(mb);
+      if (!unrolled)
+        vec->loop(cSticks);
+      for (int64_t stick = 0; stick < (unrolled ? cSticks : 1); ++stick) {
+        SmallVector<Reg> cast;
+        for (int64_t j = 0; j < perAccess; ++j) {
+          Reg block = vec->newReg();
+          // Each block's start just before its result: the matrix unit
+          // takes one, folds K, sends the result back.
+          if (s)
+            carryIn(*s);
+          vec->recv(block, accType, Elements(bm * bn), s ? mxu : ld);
+          if (epilogue) {
+            FailureOr<Reg> result = emitEpilogue(*vec, block, stick * perAccess + j, rows);
+            if (failed(result))
+              return failure();
+            block = *result;
+          } else if (c.regType != accType) {
+            Reg narrowed = vec->newReg();
+            vec->cast(narrowed, c.regType, block);
+            block = narrowed;
+          }
+          cast.push_back(block);
+        }
+        for (int64_t r = 0; r < bm; ++r) {
+          Reg joined = vec->newReg();
+          vec->slice(joined, cast[0], r * bn, Elements(bn));
+          for (int64_t j = 1; j < perAccess; ++j) {
+            Reg piece = vec->newReg(), next = vec->newReg();
+            vec->slice(piece, cast[j], r * bn, Elements(bn));
+            vec->concat(next, joined, piece);
+            joined = next;
+          }
+          vec->send(st, joined);
+        }
+      }
+      if (!unrolled)
+        vec->end();
       vec->end();
+      return success();
+    };
+    SmallVector<SmallVector<Reg>> rows;
+    vec->loop(panelsM);
+    vec->loop(panelsN);
+    if (failed(forSteps(*vec, [&](Step s) -> LogicalResult {
+          vec->loop(mb);
+          vec->loop(aSticks);
+          emitBlocks(bm, bk);
+          vec->end();
+          vec->end();
+          vec->loop(kb);
+          vec->loop(bSticks);
+          emitBlocks(bk, bn);
+          vec->end();
+          vec->end();
+          if (s.last) {
+            // The epilogue's row operands (the panel's columns), held for
+            // the panel.
+            rows.clear();
+            for (const Operand &row : rowOperands) {
+              rows.emplace_back();
+              for (int64_t j = 0; j < tn * row.esize / msg; ++j) {
+                rows.back().push_back(vec->newReg());
+                vec->recv(rows.back().back(), row.regType, Elements(msg / row.esize), ld);
+              }
+            }
+          }
+          if (s.last && directAccumulator)
+            return emitEpilogueLoop(s, rows);
+          // The step's blocks go back to scratchpad: the vector unit hands
+          // each its start and, carrying them, cuts the result into accesses.
+          bool startsHere = (s.first && vectorInit) || (!s.first && carry == "vector");
+          if (!startsHere && carry != "vector")
+            return success();
+          vec->loop(mb * nb);
+          carryIn(s);
+          if (carry == "vector") {
+            Reg result = vec->newReg();
+            vec->recv(result, accType, Elements(bm * bn), mxu);
+            for (int64_t j = 0; j < accSticks; ++j) {
+              Reg piece = vec->newReg();
+              vec->slice(piece, result, j * (msg / accBytes), Elements(msg / accBytes));
+              vec->send(st, piece);
+            }
+          }
+          vec->end();
+          return success();
+        })))
+      return failure();
+    if (!directAccumulator && failed(emitEpilogueLoop(std::nullopt, rows)))
+      return failure();
+    vec->end();
     vec->end();
     if (failed(vec->status()))
       return failure();
   }
   {
     auto mxu = program("mxu", mxuUnit, unitInstances, 0);
-    dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit);
+    dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit), vec = nearest(vecUnit);
     Reg acc = mxu->newReg(), lhs = mxu->newReg(), rhs = mxu->newReg();
-    mxu->loop(mb);
-    mxu->loop(nb);
-    if (presetAccumulator)
-      mxu->vconst(acc, accType, Elements(bm * bn), op.getInit().convertToDouble());
-    else
-      mxu->recv(acc, accType, Elements(bm * bn), vectorInit ? nearest(vecUnit) : ld);
-    mxu->loop(kb);
-    mxu->recv(lhs, a.regType, Elements(bm * bk), ld);
-    mxu->recv(rhs, b.regType, Elements(bk * bn), ld);
-    mxu->mma(acc, lhs, rhs, Elements(bk));
-    mxu->end();
-    mxu->send(directAccumulator ? nearest(vecUnit) : st, acc);
+    mxu->loop(panelsM);
+    mxu->loop(panelsN);
+    if (failed(forSteps(*mxu, [&](Step s) {
+          mxu->loop(mb);
+          mxu->loop(nb);
+          if (s.first && presetAccumulator)
+            mxu->vconst(acc, accType, Elements(bm * bn), op.getInit().convertToDouble());
+          else if (s.first)
+            mxu->recv(acc, accType, Elements(bm * bn), vectorInit ? vec : ld);
+          else
+            mxu->recv(acc, accType, Elements(bm * bn), carry == "vector" ? vec : ld);
+          mxu->loop(kb);
+          mxu->recv(lhs, a.regType, Elements(bm * bk), ld);
+          mxu->recv(rhs, b.regType, Elements(bk * bn), ld);
+          mxu->mma(acc, lhs, rhs, Elements(bk));
+          mxu->end();
+          bool toVector = s.last ? directAccumulator : carry == "vector";
+          mxu->send(toVector ? vec : st, acc);
+          mxu->end();
+          mxu->end();
+          return success();
+        })))
+      return failure();
     mxu->end();
     mxu->end();
     if (failed(mxu->status()))
@@ -544,43 +755,66 @@ LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<i
   {
     auto st = program("st", stUnit, unitInstances, 0);
     dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
-    st->acquire(blocks, Side::producer);
     if (!presetAccumulator && !vectorInit)
       st->pop(vec, spad("init"), Bytes(accBlock));
-    st->loop(mb);
-    st->loop(aSticks);
-    for (int64_t j = 0; j < inElems / bk; ++j)
-      st->pop(vec, term(term(spad("a_blocks", j * msg), 0, kb * msg), 1, (inElems / bk) * msg),
-              inAccess);
-    st->end();
-    st->end();
-    st->loop(kb);
-    st->loop(bSticks);
-    for (int64_t j = 0; j < inElems / bn; ++j)
-      st->pop(vec, term(term(spad("b_blocks", j * msg), 0, nb * msg), 1, (inElems / bn) * msg),
-              inAccess);
-    st->end();
-    st->end();
-    st->release(blocks, Side::producer);
-    if (!directAccumulator) {
-      st->acquire(accumulated, Side::producer);
+    // The stored rows of the panel, from the epilogue (loops from depth d).
+    auto emitStored = [&](uint32_t d) {
+      st->acquire(outputs, Side::producer);
       st->loop(mb);
-      st->loop(nb);
-      st->pop(mxu, term(term(spad("acc"), 0, nb * accBlock), 1, accBlock), Bytes(accBlock));
+      st->loop(cSticks);
+      for (int64_t r = 0; r < bm; ++r)
+        st->pop(vec,
+                term(term(spad("c_rows", r * tn * eo), d, bm * tn * eo), d + 1,
+                     outAccess.count()),
+                outAccess);
       st->end();
       st->end();
-      st->release(accumulated, Side::producer);
-    }
-    st->acquire(outputs, Side::producer);
-    st->loop(mb);
-    st->loop(cSticks);
-    for (int64_t r = 0; r < bm; ++r)
-      st->pop(vec,
-              term(term(spad("c_rows", r * n * eo), 0, bm * n * eo), 1, outAccess.count()),
-              outAccess);
+      st->release(outputs, Side::producer);
+    };
+    st->loop(panelsM);
+    st->loop(panelsN);
+    if (failed(forSteps(*st, [&](Step s) {
+          st->acquire(blocks, Side::producer);
+          st->loop(mb);
+          st->loop(aSticks);
+          for (int64_t j = 0; j < inElems / bk; ++j)
+            st->pop(vec,
+                    term(term(spad("a_blocks", j * msg), 3, kb * msg), 4, (inElems / bk) * msg),
+                    inAccess);
+          st->end();
+          st->end();
+          st->loop(kb);
+          st->loop(bSticks);
+          for (int64_t j = 0; j < inElems / bn; ++j)
+            st->pop(vec,
+                    term(term(spad("b_blocks", j * msg), 3, nb * msg), 4, (inElems / bn) * msg),
+                    inAccess);
+          st->end();
+          st->end();
+          st->release(blocks, Side::producer);
+          if (s.last && directAccumulator) {
+            emitStored(3);
+            return success();
+          }
+          // The step's accumulator blocks, back into scratchpad.
+          st->loop(mb);
+          st->loop(nb);
+          st->acquire(accumulated, Side::producer);
+          if (carry == "vector")
+            for (int64_t j = 0; j < accSticks; ++j)
+              st->pop(vec, accAt(3, j * msg), inAccess);
+          else
+            st->pop(mxu, accAt(3), Bytes(accBlock));
+          st->release(accumulated, Side::producer);
+          st->end();
+          st->end();
+          return success();
+        })))
+      return failure();
+    if (!directAccumulator)
+      emitStored(2);
     st->end();
     st->end();
-    st->release(outputs, Side::producer);
     if (failed(st->status()))
       return failure();
   }

@@ -106,8 +106,11 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
                             "accumulator_path", "accumulator_init"})
         if (auto text = dyn_cast_or_null<StringAttr>(decisionValue(op, key)))
           c[key] = text.getValue();
-      if (auto block = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(op, "block")))
-        c["block"] = toJson(block.asArrayRef());
+      for (StringRef key : {"block", "step"})
+        if (auto sizes = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(op, key)))
+          c[key] = toJson(sizes.asArrayRef());
+      if (auto buffers = dyn_cast_or_null<IntegerAttr>(decisionValue(op, "buffers")))
+        c["buffers"] = buffers.getInt();
       if (auto order = dyn_cast_or_null<ArrayAttr>(decisionValue(op, "loop_order"))) {
         json::Array names;
         for (auto name : order.getAsRange<StringAttr>())
@@ -371,15 +374,24 @@ static LogicalResult replayContractions(KernelOp kernel, const json::Object &ent
           return fail(key);
         op->setAttr(key, decide(b.getStringAttr(*text), kPlan));
       }
-    if (const json::Value *v = object->get("block")) {
-      const json::Array *array = v->getAsArray();
-      SmallVector<int64_t> block;
-      for (const json::Value &e : array ? *array : json::Array())
-        if (std::optional<int64_t> i = e.getAsInteger(); i && *i > 0)
-          block.push_back(*i);
-      if (!array || block.size() != 3 || array->size() != 3)
-        return fail("block");
-      op->setAttr("block", decide(b.getDenseI64ArrayAttr(block), kPlan));
+    // Three positive sizes: the block of one mma, the step (M x N panel,
+    // K depth) of the grid tile.
+    for (StringRef key : {"block", "step"})
+      if (const json::Value *v = object->get(key)) {
+        const json::Array *array = v->getAsArray();
+        SmallVector<int64_t> sizes;
+        for (const json::Value &e : array ? *array : json::Array())
+          if (std::optional<int64_t> i = e.getAsInteger(); i && *i > 0)
+            sizes.push_back(*i);
+        if (!array || sizes.size() != 3 || array->size() != 3)
+          return fail(key);
+        op->setAttr(key, decide(b.getDenseI64ArrayAttr(sizes), kPlan));
+      }
+    if (const json::Value *v = object->get("buffers")) {
+      std::optional<int64_t> buffers = v->getAsInteger();
+      if (!buffers || *buffers < 1)
+        return fail("buffers");
+      op->setAttr("buffers", decide(b.getI64IntegerAttr(*buffers), kPlan));
     }
     if (const json::Value *v = object->get("loop_order")) {
       const json::Array *array = v->getAsArray();

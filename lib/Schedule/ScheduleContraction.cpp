@@ -25,8 +25,8 @@
 //    what one access per block needs; global memory holds row-major tiles,
 //    so the vector unit relays the rows into blocks in scratchpad;
 //  * what stays resident: the accumulator block, in the matrix unit's
-//    registers across the whole K sum (loop order m, n, k: k innermost);
-//    both operand tiles stay resident in scratchpad for the grid tile;
+//    registers across a K step (loop order m, n, k: k innermost); a
+//    step's operand blocks stay resident in scratchpad for the step;
 //  * the split over sub-core instances: one instance per core (the
 //    tile's blocks are not divided among sub-cores yet);
 //  * the accumulator's path to the epilogue: `fifo` where the description
@@ -41,11 +41,22 @@
 //    the stored rows), consecutive grid tiles along the grid dimension
 //    that steps N become one (the contraction's `grid`).
 //
+//  * `step` [TM, TN, TK]: the grid tile runs as TM x TN panels, each
+//    folding K in steps of TK whose operand rows reach the scratchpad one
+//    step at a time — the widest panel that fits (rows are relaid once
+//    per panel), then the deepest step (fewer carries); `buffers`: 2 where
+//    the innermost loop of several trips is even (a ring of two slots for
+//    the step's rows), else 1. Between K steps the accumulator blocks wait
+//    in scratchpad; how they travel (`carry`, a fact of the block and the
+//    description) is one access of the load and store units, or the
+//    vector unit joining and cutting the block's accesses over its FIFOs
+//    to and from the matrix unit; with neither, K is not split.
+//
 // Each decision is a #ktsched.decision (source heuristic, or plan when a
 // plan replays it). The scratchpad regions (facts) follow: the row-major
-// A and B tiles the DMA fills, their block copies, the accumulator blocks,
-// the init block and the stored rows; a grid tile that does not fit the
-// scratchpad's usable bytes is diagnosed with its sizes. A description
+// A and B rows of a step the DMA fills (per ring slot), their block
+// copies, the panel's accumulator blocks, the init block and the stored
+// rows; a grid tile no step fits is diagnosed with its sizes. A description
 // that offers no binding or no legal block is diagnosed at the contraction,
 // naming the constraint.
 //
@@ -321,6 +332,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   int64_t accBytes = bytesOf(accType), outBytes = bytesOf(outputType);
   auto [rows, cols] = *model.node(*matrix).compute.matrixShape;
   int64_t lanes = *model.node(*matrix).compute.lanesFor(inputType);
+  auto accBlockBytes = [&](int64_t bm, int64_t bn) { return bm * bn * accBytes; };
 
   // Blocks: A (bm x bk) and B (bk x bn) one access each, the accumulator
   // block one store access, dividing the tile; the most MACs per issue.
@@ -432,45 +444,154 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   op->setAttr("store_unit", b.getStringAttr(model.node(matrixPorts->store).name));
   op->setAttr("memory", b.getStringAttr(model.node(spad).name));
 
-  // Scratchpad regions of one grid tile, aligned, from the memory's start.
-  Bytes alignment = memoryAlignment(model, spad);
+  // The step: an M x N panel of the grid tile and a K depth its operand
+  // rows reach the scratchpad in, so that a tile larger than the
+  // scratchpad runs as panels (each folding its K steps) instead of being
+  // diagnosed. Between K steps the accumulator blocks of the panel wait in
+  // scratchpad (`acc`, the accumulator type): `carry` says how they travel
+  // between the matrix unit and the scratchpad — `scratchpad` where the
+  // block is one access of the load and store units (pushed to and drained
+  // from the matrix unit directly), `vector` where it is several and the
+  // vector unit has FIFOs to and from the matrix unit (it joins the
+  // accesses into the block and cuts the result back into accesses).
+  std::string carry;
+  if (accBlockBytes(bm, bn) == inAccess->count() && inAccess == outAccess)
+    carry = "scratchpad";
+  else if (direct && preset && accBlockBytes(bm, bn) % inAccess->count() == 0 &&
+           inAccess == outAccess &&
+           accBlockBytes(bm, bn) <=
+               model.link(*preset).granule.count() * *model.link(*preset).fifoDepth)
+    carry = "vector";
   int64_t es = bytesOf(inputType);
-  SmallVector<std::pair<StringRef, int64_t>> regions = {
-      {"a_rows", m * k * es}, {"b_rows", k * n * es}, {"a_blocks", m * k * es},
-      {"b_blocks", k * n * es}};
-  if (!presets)
-    regions.push_back({"init", bm * bn * accBytes});
-  if (!direct)
-    regions.push_back({"acc", m * n * accBytes});
-  regions.push_back({"c_rows", m * n * outBytes});
-  SmallVector<std::string> operandRegions;
+  Bytes alignment = memoryAlignment(model, spad);
+  // The slot stride of an N-buffered region.
+  auto aligned = [&](int64_t bytes) { return Bytes(bytes).alignTo(alignment).count(); };
+  struct RowOperand {
+    std::string name;
+    int64_t elementBytes;
+  };
+  SmallVector<RowOperand> rowOperands;
   if (op.getEpilogueOperands())
     for (auto [i, t] : llvm::enumerate(*op.getEpilogueOperands())) {
       auto transfer = cast<DictionaryAttr>(t);
-      int64_t bytes = shapeOf(transfer)[1] * bytesOf(tensorOf(transfer).getElementType());
-      if (Bytes(bytes).count() % inAccess->count())
+      int64_t elementBytes = bytesOf(tensorOf(transfer).getElementType());
+      if ((shapeOf(transfer)[1] * elementBytes) % inAccess->count())
         return op.emitError("the epilogue's row operand ")
-               << i << " (" << bytes << " bytes) is not whole " << inAccess->count()
-               << "-byte accesses of @" << model.node(matrixPorts->load).name;
-      operandRegions.push_back("epilogue_" + std::to_string(i));
+               << i << " (" << shapeOf(transfer)[1] * elementBytes << " bytes) is not whole "
+               << inAccess->count() << "-byte accesses of @" << model.node(matrixPorts->load).name;
+      rowOperands.push_back({"epilogue_" + std::to_string(i), elementBytes});
     }
-  for (auto [i, name] : llvm::enumerate(operandRegions))
-    regions.push_back(
-        {name, shapeOf(cast<DictionaryAttr>((*op.getEpilogueOperands())[i]))[1] *
-                   bytesOf(tensorOf(cast<DictionaryAttr>((*op.getEpilogueOperands())[i]))
-                               .getElementType())});
+  // Scratchpad regions of one step, aligned, from the memory's start:
+  // operand rows (and the panel's row-operand columns) N-buffered, one
+  // copy of the blocks, the panel's accumulators and stored rows.
+  auto layout = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers, Bytes &end) {
+    SmallVector<std::pair<StringRef, int64_t>> regions = {
+        {"a_rows", buffers * aligned(tm * tk * es)},
+        {"b_rows", buffers * aligned(tk * tn * es)},
+        {"a_blocks", tm * tk * es},
+        {"b_blocks", tk * tn * es}};
+    if (!presets)
+      regions.push_back({"init", bm * bn * accBytes});
+    if (!direct || tk != k)
+      regions.push_back({"acc", tm * tn * accBytes});
+    regions.push_back({"c_rows", tm * tn * outBytes});
+    for (const RowOperand &row : rowOperands)
+      regions.push_back({row.name, buffers * aligned(tn * row.elementBytes)});
+    Bytes next(0);
+    for (auto &entry : regions)
+      next = (next + Bytes(entry.second)).alignTo(alignment);
+    end = next;
+    return regions;
+  };
+  // Double-buffered where the innermost loop of more than one trip
+  // (steps, then panel columns, then panel rows) has an even count: the
+  // ring's slot is that loop's index mod 2.
+  auto buffersFor = [&](int64_t tm, int64_t tn, int64_t tk) -> int64_t {
+    for (int64_t trips : {k / tk, n / tn, m / tm})
+      if (trips > 1)
+        return trips % 2 == 0 ? 2 : 1;
+    return 1;
+  };
+  auto legalStep = [&](int64_t tm, int64_t tn, int64_t tk) {
+    return tm > 0 && tn > 0 && tk > 0 && m % tm == 0 && n % tn == 0 && k % tk == 0 &&
+           tm % bm == 0 && tn % outElems == 0 && tn % bn == 0 && tk % bk == 0 &&
+           (tn * es) % inAccess->count() == 0 && (tk * es) % inAccess->count() == 0 &&
+           (tk == k || !carry.empty());
+  };
+  Bytes usable = model.node(spad).memory.usable();
+  auto fitsScratchpad = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers) {
+    Bytes end(0);
+    (void)layout(tm, tn, tk, buffers, end);
+    return end <= usable;
+  };
+  std::optional<std::array<int64_t, 3>> step;
+  if (auto replayed = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(op, "step"))) {
+    if (replayed.size() != 3 || !legalStep(replayed[0], replayed[1], replayed[2]))
+      return op.emitError("the plan's step ")
+             << replayed[0] << "x" << replayed[1] << "x" << replayed[2]
+             << " is not legal: it must divide the " << m << "x" << n << "x" << k
+             << " tile in whole blocks and whole accesses"
+             << (carry.empty() ? ", with K whole (no carry of the accumulator between K "
+                                 "steps on @" + model.name() + ")"
+                               : std::string());
+    step = {replayed[0], replayed[1], replayed[2]};
+  } else {
+    // The widest panel first (operand rows are relaid once per panel
+    // pair), then the deepest K step (fewer carries), that fits.
+    double bestArea = 0;
+    for (int64_t tm = m; tm >= bm; --tm)
+      for (int64_t tn = n; tn >= bn; --tn) {
+        if (double(tm) * double(tn) < bestArea || m % tm || n % tn)
+          continue;
+        for (int64_t tk = k; tk >= bk; --tk) {
+          if (!legalStep(tm, tn, tk) || !fitsScratchpad(tm, tn, tk, buffersFor(tm, tn, tk)))
+            continue;
+          if (!step || double(tm) * double(tn) > bestArea ||
+              (double(tm) * double(tn) == bestArea && tk > (*step)[2])) {
+            step = {tm, tn, tk};
+            bestArea = double(tm) * double(tn);
+          }
+          break;
+        }
+      }
+  }
+  if (!step)
+    return op.emitError("no M x N x K step of the ")
+           << m << "x" << n << "x" << k << " grid tile fits the "
+           << usable.count() << " usable bytes of @" << model.node(spad).name
+           << " (operand rows and blocks, accumulators, stored rows)"
+           << (carry.empty() ? "; K cannot be split: the accumulator block is neither one "
+                               "access nor carried by the vector unit"
+                             : std::string());
+  auto [tm, tn, tk] = *step;
+  int64_t buffers = buffersFor(tm, tn, tk);
+  if (auto replayed = dyn_cast_or_null<IntegerAttr>(decisionValue(op, "buffers"))) {
+    if (replayed.getInt() != 1 && replayed.getInt() != buffers)
+      return op.emitError("the plan's buffers ")
+             << replayed.getInt() << " is not 1 or " << buffers
+             << " (a ring of two slots needs an even innermost loop of steps or panels)";
+    buffers = replayed.getInt();
+  }
+  decision("step", b.getDenseI64ArrayAttr({tm, tn, tk}));
+  decision("buffers", b.getI64IntegerAttr(buffers));
+  // How the accumulator is carried follows from the block and the
+  // description (a fact, not a choice).
+  op->setAttr("carry", b.getStringAttr(carry.empty() ? "none" : carry));
+
+  Bytes end(0);
+  auto regions = layout(tm, tn, tk, buffers, end);
+  if (end > usable)
+    return op.emitError("the contraction's step ")
+           << tm << "x" << tn << "x" << tk << " needs " << end.count() << " bytes of @"
+           << model.node(spad).name
+           << " (operand rows and blocks, accumulators, stored rows) but " << usable.count()
+           << " are usable";
   SmallVector<NamedAttribute> placed;
   Bytes next(0);
   for (auto [name, bytes] : regions) {
     placed.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr({next.count(), bytes})));
     next = (next + Bytes(bytes)).alignTo(alignment);
   }
-  Bytes usable = model.node(spad).memory.usable();
-  if (next > usable)
-    return op.emitError("the contraction's grid tile needs ")
-           << next.count() << " bytes of @" << model.node(spad).name
-           << " (A and B rows and blocks, accumulator blocks, stored rows) but "
-           << usable.count() << " are usable: tiling M, N or K within a grid tile is missing";
   op->setAttr("regions", b.getDictionaryAttr(placed));
   return success();
 }

@@ -1,0 +1,46 @@
+// ktflow gen --kernel matmul --shape 128x128x256 --grid 1
+// C = A @ B: f16 A 128x256, B 256x128, products summed in f32, C f16;
+// grid 1x1 of 128x128 output blocks, K loop of 64-wide blocks.
+#lex = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @matmul_128x128x256(%A: index, %B: index, %C: index) attributes {grid = [1, 1]} {
+    %c0 = arith.constant 0 : index
+    %cbm = arith.constant 128 : index
+    %cbn = arith.constant 128 : index
+    %cbk = arith.constant 64 : index
+    %ck = arith.constant 256 : index
+    %gm, %gn = ktdp.get_compute_tile_id : index, index
+    %i0 = arith.muli %gm, %cbm : index
+    %j0 = arith.muli %gn, %cbn : index
+    %a_mem = ktdp.construct_memory_view %A, sizes: [128, 256], strides: [256, 1] {
+        coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 255 >= 0)>, memory_space = #ktdp.memory_space<global>
+    } : memref<128x256xf16>
+    %b_mem = ktdp.construct_memory_view %B, sizes: [256, 128], strides: [128, 1] {
+        coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>
+    } : memref<256x128xf16>
+    %c_mem = ktdp.construct_memory_view %C, sizes: [128, 128], strides: [128, 1] {
+        coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>, memory_space = #ktdp.memory_space<global>
+    } : memref<128x128xf16>
+    %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>
+    %acc = scf.for %k0 = %c0 to %ck step %cbk
+        iter_args(%part = %acc0) -> (tensor<128x128xf32>) {
+      %a_at = ktdp.construct_access_tile %a_mem[%i0, %k0] {
+          access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>, access_tile_order = #lex
+      } : memref<128x256xf16> -> !ktdp.access_tile<128x64xindex>
+      %b_at = ktdp.construct_access_tile %b_mem[%k0, %j0] {
+          access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>, access_tile_order = #lex
+      } : memref<256x128xf16> -> !ktdp.access_tile<64x128xindex>
+      %a_t = ktdp.load %a_at : !ktdp.access_tile<128x64xindex> -> tensor<128x64xf16>
+      %b_t = ktdp.load %b_at : !ktdp.access_tile<64x128xindex> -> tensor<64x128xf16>
+      %upd = linalg.matmul ins(%a_t, %b_t : tensor<128x64xf16>, tensor<64x128xf16>)
+                           outs(%part : tensor<128x128xf32>) -> tensor<128x128xf32>
+      scf.yield %upd : tensor<128x128xf32>
+    }
+    %h = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+    %c_at = ktdp.construct_access_tile %c_mem[%i0, %j0] {
+        access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 127 >= 0)>, access_tile_order = #lex
+    } : memref<128x128xf16> -> !ktdp.access_tile<128x128xindex>
+    ktdp.store %h, %c_at : tensor<128x128xf16>, !ktdp.access_tile<128x128xindex>
+    return
+  }
+}
