@@ -690,6 +690,46 @@ static LogicalResult addTranspose(ks::KernelOp kernel, ks::TransposeOp op,
   return success();
 }
 
+/// The roofline work of a gather: per grid tile, the index run and the
+/// gathered rows read from global memory into the memory the DMA lands
+/// them in, and the rows written back to the stored block. The index run
+/// is charged at its own size (the copy of whole granules covering it, and
+/// the gather's fetch of it, are the schedule's overhead).
+static LogicalResult addGather(ks::KernelOp kernel, ks::GatherOp op,
+                               const arch::ArchModel &model, arch::Workload &workload) {
+  auto memoryAttr = op->getAttrOfType<StringAttr>("memory");
+  auto dmaAttr = op->getAttrOfType<StringAttr>("dma_unit");
+  std::optional<arch::NodeId> memory =
+      memoryAttr ? model.lookupNode(memoryAttr.getValue()) : std::nullopt;
+  std::optional<arch::NodeId> dma = dmaAttr ? model.lookupNode(dmaAttr.getValue()) : std::nullopt;
+  auto globals = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!memory || !dma || globals.empty())
+    return op.emitError("gather without the decisions of ktsched-schedule-gather");
+  auto bytesOf = [&](DictionaryAttr transfer) {
+    auto tensor = llvm::cast<ks::TensorOp>(SymbolTable::lookupSymbolIn(
+        kernel, llvm::cast<FlatSymbolRefAttr>(transfer.get("tensor")).getValue()));
+    int64_t n = ks::elementSize(tensor.getElementType()).bytes.count();
+    for (int64_t e : llvm::cast<DenseI64ArrayAttr>(transfer.get("shape")).asArrayRef())
+      n *= e;
+    return n;
+  };
+  int64_t tiles = 1;
+  for (int64_t g : kernel.getGrid())
+    tiles *= g;
+  int64_t rowBytes = tiles * bytesOf(op.getSrc()), indexBytes = tiles * bytesOf(op.getIndex());
+  auto chargeRoute = [&](arch::NodeId from, arch::NodeId to, int64_t bytes) {
+    if (auto route = model.route({from, 0}, {to, 0}))
+      model.addRouteTraffic(workload, *route, Bytes(bytes));
+  };
+  arch::NodeId global = globals.front();
+  chargeRoute(global, *memory, rowBytes + indexBytes);
+  chargeRoute(*memory, global, rowBytes);
+  llvm::SmallVector<arch::GroupId, 4> chain = model.groupChain(model.node(*dma).group);
+  if (chain.size() > 1)
+    workload.setActiveInstances(chain[1], std::min<int64_t>(tiles, model.group(chain[1]).count));
+  return success();
+}
+
 FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule,
                                                         const arch::ArchModel &model) {
   FailureOr<ks::KernelOp> sole = cost::scheduledKernel(scheduledModule);
@@ -707,6 +747,9 @@ FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule
       return failure();
   for (ks::TransposeOp op : kernel.getBody().getOps<ks::TransposeOp>())
     if (failed(addTranspose(kernel, op, model, workload)))
+      return failure();
+  for (ks::GatherOp op : kernel.getBody().getOps<ks::GatherOp>())
+    if (failed(addGather(kernel, op, model, workload)))
       return failure();
   return workload;
 }

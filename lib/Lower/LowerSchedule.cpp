@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
+#include "GatherTransfer.h"
 #include "MatrixCompute.h"
 #include "TransposeCompute.h"
 
@@ -253,6 +254,15 @@ FailureOr<LoweredKernel> ktflow::lower::lowerScheduleToUnit(ModuleOp module,
                                         {argOf(transpose.getSrc().get("tensor"))},
                                         argOf(transpose.getDst().get("tensor")))) ||
         failed(lowerTranspose(model, kernel, transpose, out, symbols, newBundle)))
+      return failure();
+  }
+  // Gathers likewise (built after the transposes).
+  for (ks::GatherOp gather : kernel.getBody().getOps<ks::GatherOp>()) {
+    if (failed(checkNotSharedWithGroups(gather, "gather",
+                                        {argOf(gather.getSrc().get("tensor")),
+                                         argOf(gather.getIndex().get("tensor"))},
+                                        argOf(gather.getDst().get("tensor")))) ||
+        failed(lowerGather(model, kernel, gather, out, symbols, newBundle)))
       return failure();
   }
   for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>()) {

@@ -70,6 +70,13 @@ private:
   /// A store of a load through a transposing access tile: a
   /// ktsched.transpose instead of a group.
   LogicalResult buildTranspose(StringRef name, ktdp::StoreOp store, ktdp::LoadOp load);
+  /// A store of a load through an indirect access tile: a ktsched.gather
+  /// instead of a group.
+  LogicalResult buildGather(StringRef name, ktdp::StoreOp store, ktdp::LoadOp load);
+  /// `{tensor, origin, shape}` of a direct tile outside loops, in its
+  /// memory's coordinates (shape: its set's box).
+  FailureOr<DictionaryAttr> wholeTileTransfer(ktdp::ConstructAccessTileOp tile);
+  DictionaryAttr transferAttr(Operation *view, AffineMap origin, ArrayRef<int64_t> shape);
   LogicalResult buildGroup(StringRef name, const GroupKey &key,
                            SmallVectorImpl<ktdp::StoreOp> &stores, scf::ForOp loop);
   FailureOr<AffineMap> tileOrigin(ktdp::ConstructAccessTileOp tile, Value iv);
@@ -556,26 +563,32 @@ static ktdp::LoadOp transposeOf(ktdp::StoreOp store) {
   return load;
 }
 
+DictionaryAttr KernelBuilder::transferAttr(Operation *view, AffineMap origin,
+                                           ArrayRef<int64_t> shape) {
+  return builder.getDictionaryAttr(
+      {builder.getNamedAttr("tensor", FlatSymbolRefAttr::get(tensorOf[view])),
+       builder.getNamedAttr("origin", AffineMapAttr::get(origin)),
+       builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(shape))});
+}
+
+FailureOr<DictionaryAttr> KernelBuilder::wholeTileTransfer(ktdp::ConstructAccessTileOp tile) {
+  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  FailureOr<AffineMap> origin = tileOrigin(tile, Value());
+  if (failed(origin))
+    return failure();
+  ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
+  return transferAttr(view, *origin, box.getExtents());
+}
+
 LogicalResult KernelBuilder::buildTranspose(StringRef name, ktdp::StoreOp store,
                                             ktdp::LoadOp load) {
   // Each transfer in its own memory coordinates: the source block's shape
   // is its tile set's box (rows x columns of the source), not the loaded
   // (permuted) tensor's.
-  auto transfer = [&](ktdp::ConstructAccessTileOp tile) -> FailureOr<DictionaryAttr> {
-    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
-    FailureOr<AffineMap> origin = tileOrigin(tile, Value());
-    if (failed(origin))
-      return failure();
-    ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getAccessTileSet());
-    return builder.getDictionaryAttr(
-        {builder.getNamedAttr("tensor", FlatSymbolRefAttr::get(tensorOf[view])),
-         builder.getNamedAttr("origin", AffineMapAttr::get(*origin)),
-         builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(box.getExtents()))});
-  };
   FailureOr<DictionaryAttr> src =
-      transfer(load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>());
+      wholeTileTransfer(load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>());
   FailureOr<DictionaryAttr> dst =
-      transfer(store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>());
+      wholeTileTransfer(store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>());
   if (failed(src) || failed(dst))
     return failure();
   ArrayRef<int64_t> from = cast<DenseI64ArrayAttr>(src->get("shape")).asArrayRef();
@@ -583,6 +596,59 @@ LogicalResult KernelBuilder::buildTranspose(StringRef name, ktdp::StoreOp store,
   if (from.size() != 2 || to.size() != 2 || from[0] != to[1] || from[1] != to[0])
     return store.emitError("a transposed block stored into a tile that is not its transpose");
   TransposeOp::create(builder, store.getLoc(), builder.getStringAttr(name), *src, *dst);
+  return success();
+}
+
+/// The load through an indirect access tile a store stores, if any.
+static ktdp::LoadOp gatherOf(ktdp::StoreOp store) {
+  auto load = store.getValue().getDefiningOp<ktdp::LoadOp>();
+  return load && load.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>()
+             ? load
+             : ktdp::LoadOp();
+}
+
+LogicalResult KernelBuilder::buildGather(StringRef name, ktdp::StoreOp store,
+                                         ktdp::LoadOp load) {
+  auto tile = load.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
+  // Subscript d is map_d(variables; captured values); the input check made
+  // each run along its own variable, so the block's corner is every map at
+  // the variable space's lower corner, the captured values traced to the
+  // grid coordinates.
+  SmallVector<AffineExpr> captured;
+  for (Value value : tile.getCaptured()) {
+    FailureOr<AffineExpr> e = traceAffineIndex(value, Value());
+    if (failed(e))
+      return tile.emitError("subscript not affine in the grid coordinates");
+    captured.push_back(*e);
+  }
+  ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getVariablesSpaceSet());
+  MLIRContext *ctx = func.getContext();
+  SmallVector<AffineExpr> corner;
+  for (int64_t lower : box.lower)
+    corner.push_back(getAffineConstantExpr(lower, ctx));
+  auto at = [&](unsigned d) {
+    AffineMap map = tile.getSubscriptMap(d).replaceDimsAndSymbols(corner, captured,
+                                                                  kOriginDims, 0);
+    return simplifyAffineExpr(map.getResult(0), kOriginDims, 0);
+  };
+  // The table's block: along the indirect dimension its origin is 0 (the
+  // indices are coordinates), along the others the direct corner.
+  SmallVector<AffineExpr> srcOrigin = {getAffineConstantExpr(0, ctx)};
+  for (unsigned d = 1; d < tile.getNumSubscripts(); ++d)
+    srcOrigin.push_back(at(d));
+  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  auto indexView = tile.getIndexViewForDim(0).getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  DictionaryAttr src =
+      transferAttr(view, AffineMap::get(kOriginDims, 0, srcOrigin, ctx), box.getExtents());
+  DictionaryAttr index = transferAttr(indexView, AffineMap::get(kOriginDims, 0, at(0), ctx),
+                                      {box.getExtents()[0]});
+  FailureOr<DictionaryAttr> dst =
+      wholeTileTransfer(store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>());
+  if (failed(dst))
+    return failure();
+  if (cast<DenseI64ArrayAttr>(dst->get("shape")).asArrayRef() != ArrayRef(box.getExtents()))
+    return store.emitError("gathered rows stored into a tile of another shape");
+  GatherOp::create(builder, store.getLoc(), builder.getStringAttr(name), src, index, *dst);
   return success();
 }
 
@@ -723,8 +789,19 @@ LogicalResult KernelBuilder::build() {
   });
   if (transposes.wasInterrupted())
     return failure();
+  WalkResult gathers = func.walk([&](ktdp::StoreOp store) {
+    ktdp::LoadOp load = gatherOf(store);
+    if (!load)
+      return WalkResult::advance();
+    builder.setInsertionPointToEnd(&kernel.getBody().front());
+    if (failed(buildGather("g" + std::to_string(counter++), store, load)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (gathers.wasInterrupted())
+    return failure();
   func.walk([&](ktdp::StoreOp store) {
-    if (!contractionOf(store) && !transposeOf(store))
+    if (!contractionOf(store) && !transposeOf(store) && !gatherOf(store))
       perBlock[store->getBlock()].push_back(store);
   });
   for (auto &[block, stores] : perBlock) {

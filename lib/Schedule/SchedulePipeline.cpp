@@ -49,4 +49,5 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createAllocateScratchpad({options.arch}));
   pm.addPass(createScheduleContraction({options.arch}));
   pm.addPass(createScheduleTranspose({options.arch}));
+  pm.addPass(createScheduleGather({options.arch}));
 }

@@ -54,6 +54,8 @@ static const OpSupport kSupportedOps[] = {
     {"ktdp.runtime_arg_extract", OpRole::Index, ""},
     {"ktdp.construct_memory_view", OpRole::View, ""},
     {"ktdp.construct_access_tile", OpRole::View, ""},
+    {"ktdp.construct_indirect_access_tile", OpRole::View, ""},
+    {"ktdp.region_terminator", OpRole::Structure, ""},
     {"ktdp.load", OpRole::Load, ""},
     {"ktdp.store", OpRole::Store, ""},
     {"arith.addf", OpRole::Elementwise, "add"},
@@ -124,7 +126,6 @@ static const std::pair<StringLiteral, StringLiteral> kMissing[] = {
     {"linalg.batch_matmul", "matrix-unit scheduling"},
     {"linalg.transpose", "transposing transfers"},
     {"linalg.generic", "generic bodies"},
-    {"ktdp.construct_indirect_access_tile", "indirect (gather/scatter) transfers"},
     {"ktdp.construct_distributed_memory_view", "transfers over distributed views"},
     {"ktdp.inter_tile_produce", "experimental inter-tile communication"},
     {"ktdp.inter_tile_reduce", "experimental inter-tile communication"},
@@ -334,6 +335,86 @@ static LogicalResult checkAccessTile(ktdp::ConstructAccessTileOp tile) {
   if (!view)
     return tile.emitError("'ktdp.construct_access_tile' base is not a "
                           "ktdp.construct_memory_view: only plain views are supported");
+  return success();
+}
+
+/// Whether `map`'s one result is `base + d`, `base` free of dimensions:
+/// how a subscript of an indirect tile runs along its variable d.
+static bool runsAlong(AffineMap map, unsigned d) {
+  if (map.getNumResults() != 1 || d >= map.getNumDims())
+    return false;
+  AffineExpr rest = simplifyAffineExpr(map.getResult(0) - getAffineDimExpr(d, map.getContext()),
+                                       map.getNumDims(), map.getNumSymbols());
+  return llvm::none_of(llvm::seq<unsigned>(0, map.getNumDims()),
+                       [&](unsigned k) { return rest.isFunctionOfDim(k); });
+}
+
+/// An indirect access tile is scheduled as a gather group
+/// (ktsched-schedule-gather): its outermost coordinate read from a 1-D
+/// index view of i32 or i64 along the first intermediate variable, every
+/// other coordinate direct along its own variable, over a box in identity
+/// order, only loaded, each load stored directly through an
+/// identity-ordered tile, outside loops.
+static LogicalResult checkIndirectTile(ktdp::ConstructIndirectAccessTileOp tile) {
+  auto fail = [&](const Twine &why) {
+    return tile.emitError("'ktdp.construct_indirect_access_tile' not supported: ") << why;
+  };
+  if (tile.hasTensorBase() || !tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>())
+    return fail("the base must be a ktdp.construct_memory_view (gathers from a tensor value "
+                "are missing)");
+  if (!tile.getSymbolOperands().empty())
+    return fail("symbols(...) in the variable space are missing: the space must be static");
+  auto perm = tile.getOrderPermutation();
+  if (!perm || !llvm::equal(*perm, llvm::seq<unsigned>(0, perm->size())))
+    return fail("only the identity variables_space_order is lowered (a transposing gather is "
+                "missing)");
+  IntegerSet space = tile.getVariablesSpaceSet();
+  if (!ktdp::isBox(space) || !ktdp::computeBoundingBox(space).isBounded())
+    return fail("the variable space must be a bounded box (gathers with holes are missing)");
+  unsigned rank = tile.getNumSubscripts();
+  if (rank == 0 || tile.getIntermediateVariableArgs().size() != rank)
+    return fail("one intermediate variable per subscript is needed");
+  for (unsigned d = 0; d < rank; ++d) {
+    bool indirect = tile.getSubscriptKind(d) == ktdp::SubscriptKind::Indirect;
+    if (indirect != (d == 0))
+      return fail("only the outermost subscript may be indirect (a gather of rows; indirect "
+                  "inner coordinates are missing)");
+    AffineMap map = tile.getSubscriptMap(d);
+    if (!runsAlong(map, d))
+      return fail("subscript ")
+             << d << " must be an affine function of the captured values plus intermediate "
+             << "variable " << d << " (each coordinate running along its own variable)";
+  }
+  Value indexView = tile.getIndexViewForDim(0);
+  auto indexType = cast<MemRefType>(indexView.getType());
+  if (indexType.getRank() != 1 || !indexView.getDefiningOp<ktdp::ConstructMemoryViewOp>())
+    return fail("the index view must be a 1-D ktdp.construct_memory_view");
+  if (!indexType.getElementType().isSignlessInteger(32) &&
+      !indexType.getElementType().isSignlessInteger(64))
+    return fail("indices of ") << indexType.getElementType()
+                               << " are missing: the DMA gathers through i32 or i64 indices";
+  for (Value captured : tile.getCaptured())
+    if (failed(traceAffineIndex(captured, Value())))
+      return fail("a captured subscript value must be affine in the grid coordinates")
+             << bindHint(captured);
+  if (tile->getParentOfType<scf::ForOp>())
+    return fail("a gather inside a loop is missing");
+  for (Operation *user : tile->getUsers()) {
+    auto load = dyn_cast<ktdp::LoadOp>(user);
+    if (!load)
+      return fail("only loads through an indirect tile are lowered (a scatter is missing)");
+    Value loaded = load->getResult(0);
+    auto store = loaded.hasOneUse() ? dyn_cast<ktdp::StoreOp>(*loaded.getUsers().begin())
+                                    : ktdp::StoreOp();
+    if (!store || store.getValue() != loaded)
+      return fail("a gathered load must be stored directly, and only there (gathered rows "
+                  "feeding compute ops are missing)");
+    auto storeTile = store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto storePerm = storeTile ? storeTile.getOrderPermutation() : std::nullopt;
+    if (!storePerm || !llvm::equal(*storePerm, llvm::seq<unsigned>(0, storePerm->size())))
+      return fail("the gathered rows must be stored through an identity-ordered "
+                  "ktdp.construct_access_tile");
+  }
   return success();
 }
 
@@ -782,6 +863,8 @@ LogicalResult ktflow::ktsched::checkOpSupported(Operation *op) {
                << bindHint(index, iv);
     return success();
   }
+  if (auto tile = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(op))
+    return checkIndirectTile(tile);
   if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
     return checkReduce(reduce);
   if (auto matmul = dyn_cast<linalg::MatmulOp>(op))

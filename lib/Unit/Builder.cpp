@@ -171,6 +171,28 @@ void ProgramBuilder::copy(dc::Address dst, dc::Address src, Bytes runBytes,
   CopyOp::create(builder, loc, d, s, runBytes.count(), counts, srcStrides, dstStrides);
 }
 
+void ProgramBuilder::gather(dc::Address dst, dc::Address src, Bytes runBytes,
+                            ArrayRef<dc::CopyDim> dims, dc::Address index,
+                            dc::ElemType indexType, int64_t bound) {
+  SmallVector<int64_t> counts, srcStrides, dstStrides;
+  for (const dc::CopyDim &d : dims) {
+    counts.push_back(d.count);
+    srcStrides.push_back(d.srcStride.count());
+    dstStrides.push_back(d.dstStride.count());
+  }
+  AddressAttr d = address(dst), s = address(src), i = address(index);
+  Type type = builder.getIntegerType(indexType == dc::ElemType::I64 ? 64 : 32);
+  builder.setInsertionPointToEnd(blocks.back());
+  GatherOp::create(builder, loc, d, s, runBytes.count(), counts, srcStrides, dstStrides, i,
+                   type, bound);
+}
+
+void ProgramBuilder::fence(dc::NodeRef self) {
+  NodeRefAttr ref = node(self);
+  builder.setInsertionPointToEnd(blocks.back());
+  FenceOp::create(builder, loc, ref);
+}
+
 void ProgramBuilder::push(dc::NodeRef peer, dc::Address src, Bytes bytes) {
   NodeRefAttr p = node(peer);
   AddressAttr s = address(src);

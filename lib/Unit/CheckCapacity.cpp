@@ -79,6 +79,19 @@ struct CheckCapacityPass : ktunit::impl::CheckCapacityBase<CheckCapacityPass> {
         }
         touch(copy.getSrc(), src);
         touch(copy.getDst(), dst);
+      } else if (auto gather = dyn_cast<GatherOp>(op)) {
+        // The source reaches as far as the largest index the bound allows.
+        Range src{0, gather.getRun()}, dst{0, gather.getRun()};
+        for (auto [n, count, ss, ds] : llvm::enumerate(
+                 gather.getCounts(), gather.getSrcStrides(), gather.getDstStrides())) {
+          Range s = spanOf(n == 0 ? gather.getBound() : count, ss), d = spanOf(count, ds);
+          src = {src.lo + s.lo, src.hi + s.hi};
+          dst = {dst.lo + d.lo, dst.hi + d.hi};
+        }
+        touch(gather.getSrc(), src);
+        touch(gather.getDst(), dst);
+        int64_t indexBytes = gather.getIndexType().getIntOrFloatBitWidth() / 8;
+        touch(gather.getIndex(), {0, gather.getCounts()[0] * indexBytes});
       } else if (auto push = dyn_cast<PushOp>(op)) {
         touch(push.getSrc(), {0, push.getBytes()});
       } else if (auto pop = dyn_cast<PopOp>(op)) {

@@ -158,6 +158,23 @@ private:
       b.copy(*dst, *src, Bytes(copy.getRun()), dims);
       return success();
     }
+    if (auto gather = dyn_cast<GatherOp>(op)) {
+      FailureOr<dc::Address> dst = address(op, gather.getDst()),
+                             src = address(op, gather.getSrc()),
+                             index = address(op, gather.getIndex());
+      if (failed(dst) || failed(src) || failed(index))
+        return failure();
+      SmallVector<dc::CopyDim> dims;
+      for (auto [n, ss, ds] :
+           llvm::zip(gather.getCounts(), gather.getSrcStrides(), gather.getDstStrides()))
+        dims.push_back({n, Bytes(ss), Bytes(ds)});
+      b.gather(*dst, *src, Bytes(gather.getRun()), dims, *index,
+               gather.getIndexType().isInteger(64) ? dc::ElemType::I64 : dc::ElemType::I32,
+               gather.getBound());
+      return success();
+    }
+    if (isa<FenceOp>(op))
+      return op->emitError("a fence is emitted by ktunit-insert-sync first");
     if (auto push = dyn_cast<PushOp>(op)) {
       FailureOr<dc::Address> src = address(op, push.getSrc());
       if (failed(src))

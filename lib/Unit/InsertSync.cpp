@@ -72,7 +72,7 @@ struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool anyChannel = false;
-    module.walk([&](ChannelOp) { anyChannel = true; });
+    module.walk([&](Operation *op) { anyChannel |= isa<ChannelOp, FenceOp>(op); });
     if (!anyChannel)
       return; // Nothing to do, and no description needed.
     auto model = ktsched::getArchModel(module, arch);
@@ -148,17 +148,45 @@ struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
     }
     for (ChannelOp channel : channels)
       channel.erase();
+    return lowerFences(bundle, use, model);
+  }
+
+  /// Each program's fences share one semaphore of its unit: a signal to
+  /// the instance itself, delivered once its earlier writes have landed,
+  /// and a wait for it.
+  LogicalResult lowerFences(BundleOp bundle, SemaphoreUse &use, const arch::ArchModel &model) {
+    for (ProgramOp program : bundle.getOps<ProgramOp>()) {
+      SmallVector<FenceOp> fences;
+      program.walk([&](FenceOp fence) { fences.push_back(fence); });
+      if (fences.empty())
+        continue;
+      FailureOr<int64_t> sem = allocate(fences.front(), program, "fence", use, model);
+      if (failed(sem))
+        return failure();
+      for (FenceOp fence : fences) {
+        OpBuilder builder(fence);
+        SignalOp::create(builder, fence.getLoc(), fence.getSelf(), *sem);
+        WaitOp::create(builder, fence.getLoc(), *sem, 1);
+        fence.erase();
+      }
+    }
     return success();
+  }
+
+  static std::string describe(Operation *at) {
+    if (auto channel = dyn_cast<ChannelOp>(at))
+      return ("channel @" + channel.getSymName()).str();
+    return "program @" + programOf(at).getSymName().str();
   }
 
   /// The next semaphore free on every instance `program` runs on, or an
   /// error at the channel when the description gives the unit fewer.
-  FailureOr<int64_t> allocate(ChannelOp channel, ProgramOp program, StringRef role,
+  FailureOr<int64_t> allocate(Operation *at, ProgramOp program, StringRef role,
                               SemaphoreUse &use, const arch::ArchModel &model) {
     StringRef unit = program.getUnit();
     std::optional<arch::NodeId> node = model.lookupNode(unit);
     if (!node)
-      return channel.emitError() << "unit '" << unit << "' is not a node of @" << model.name();
+      return at->emitError() << "unit '" << unit << "' is not a node of @" << model.name();
     SmallVector<int64_t> instances;
     if (program.getInstances())
       instances.assign(program.getInstances()->begin(), program.getInstances()->end());
@@ -168,10 +196,10 @@ struct InsertSyncPass : ktunit::impl::InsertSyncBase<InsertSyncPass> {
     int64_t sem = use.take(unit, instances);
     int64_t available = model.semaphoreCount(*node);
     if (sem >= available)
-      return channel.emitError() << "channel @" << channel.getSymName() << " needs its "
-                                 << role << " semaphore in unit '" << unit << "' as number "
-                                 << sem << ", but @" << model.name() << " gives '" << unit
-                                 << "' " << available << " semaphores";
+      return at->emitError() << describe(at) << " needs its " << role
+                             << " semaphore in unit '" << unit << "' as number " << sem
+                             << ", but @" << model.name() << " gives '" << unit << "' "
+                             << available << " semaphores";
     return sem;
   }
 };

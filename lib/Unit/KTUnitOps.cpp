@@ -266,6 +266,25 @@ LogicalResult CopyOp::verify() {
   return failure(failed(verifyAddress(*this, getDst(), "destination")) ||
                  failed(verifyAddress(*this, getSrc(), "source")));
 }
+LogicalResult GatherOp::verify() {
+  if (getRun() < 1)
+    return emitOpError() << "copies runs of fewer than one byte";
+  if (getCounts().empty() || getCounts().size() != getSrcStrides().size() ||
+      getCounts().size() != getDstStrides().size())
+    return emitOpError() << "needs an outermost (gathered) dimension and one count, source "
+                            "and destination stride per dimension";
+  for (int64_t c : getCounts())
+    if (c < 1)
+      return emitOpError() << "has a dimension of fewer than one run";
+  Type type = getIndexType();
+  if (!type.isInteger(32) && !type.isInteger(64))
+    return emitOpError() << "reads indices of " << type << "; only i32 and i64 are gathered by";
+  if (getBound() < 1)
+    return emitOpError() << "has an index bound of " << getBound();
+  return failure(failed(verifyAddress(*this, getDst(), "destination")) ||
+                 failed(verifyAddress(*this, getSrc(), "source")) ||
+                 failed(verifyAddress(*this, getIndex(), "index")));
+}
 LogicalResult PushOp::verify() {
   if (getBytes() < 1)
     return emitOpError() << "moves fewer than one byte";

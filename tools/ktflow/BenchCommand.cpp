@@ -31,6 +31,7 @@
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/MatmulKernel.h"
+#include "ktflow/Gen/GatherKernel.h"
 #include "ktflow/Gen/TransposeKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/InitAll.h"
@@ -125,9 +126,14 @@ struct BenchCase {
   /// A transpose of the rows x cols matrix (gen/TransposeKernel.h) instead
   /// of the kind's kernel.
   bool transpose = false;
+  /// A gather of rows x cols from a table as large (gen/GatherKernel.h)
+  /// instead of the kind's kernel.
+  bool gather = false;
   std::string kindName() const {
     if (transpose)
       return "transpose";
+    if (gather)
+      return "gather";
     return matmul ? std::string("matmul") : gen::benchKindName(kind).str();
   }
   std::string shape() const {
@@ -245,6 +251,17 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
       for (int64_t grid : {1, 8, 32})
         if (grid <= cores && !gen::transposeProblem(size, size, grid))
           cases.push_back({gen::BenchKind::Add, type, size, size, grid, 0, true});
+    }
+  // Gathers of rows of 1024 elements (embedding rows) through an i32 index
+  // vector, as many rows as the table has (the size is the table's bytes).
+  for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32})
+    for (int64_t rows : {64, 256, 1024, 4096}) {
+      int64_t bytes = rows * 1024 * gen::elemSize(type).bytes.count();
+      if (bytes < minBytes || bytes > maxBytes)
+        continue;
+      for (int64_t grid : {1, 8, 32})
+        if (grid <= cores && !gen::gatherProblem(rows, 1024, grid))
+          cases.push_back({gen::BenchKind::Add, type, rows, 1024, grid, 0, false, true});
     }
   return cases;
 }
@@ -366,6 +383,9 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
                      : benchCase.transpose
                          ? gen::transposeKernel(benchCase.rows, benchCase.cols,
                                                 gen::elemTypeName(benchCase.type), benchCase.grid)
+                     : benchCase.gather
+                         ? gen::gatherKernel(benchCase.rows, benchCase.cols,
+                                             gen::elemTypeName(benchCase.type), benchCase.grid)
                          : gen::printKernel(spec);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -382,7 +402,7 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   run::RunOptions options;
   options.arch = archName.str();
   options.seed = benchSeed;
-  if (!benchCase.matmul && !benchCase.transpose)
+  if (!benchCase.matmul && !benchCase.transpose && !benchCase.gather)
     options.args = spec.launchArgs();
   std::string message;
   mlir::FailureOr<run::RunReport> report = run::runKernel(
@@ -421,6 +441,11 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   if (benchCase.transpose) {
     row.v1Problem = "no V1 plan for a transpose";
     row.tuneProblem = "transposes are not tuned yet";
+    return row;
+  }
+  if (benchCase.gather) {
+    row.v1Problem = "no V1 plan for a gather";
+    row.tuneProblem = "gathers are not tuned yet";
     return row;
   }
   if (benchV1 && row.outcome == Outcome::Match)

@@ -14,6 +14,7 @@
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/MatmulKernel.h"
+#include "ktflow/Gen/GatherKernel.h"
 #include "ktflow/Gen/TransposeKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/Gen/RandomKernel.h"
@@ -63,7 +64,8 @@ static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
                        "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, colsum, rowloop, softmax, "
-                       "layernorm, rmsnorm, rope, swiglu, fill, matmul (--shape MxNxK), transpose"),
+                       "layernorm, rmsnorm, rope, swiglu, fill, matmul (--shape MxNxK), transpose, "
+                       "gather (--shape NxD: N rows of D from an N x D table)"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"),
@@ -180,6 +182,25 @@ static int runGen() {
     if (std::optional<std::string> problem = matmulProblem(dims[0], dims[1], dims[2], genGrid))
       return fail("--kernel matmul: " + *problem);
     std::string text = matmulKernel(dims[0], dims[1], dims[2], genGrid);
+    if (genVerify) {
+      mlir::DialectRegistry registry;
+      ktflow::registerAllDialects(registry);
+      mlir::MLIRContext context(registry);
+      if (!verifyKernel(context, text, genOutput == "-" ? "<generated>" : genOutput.getValue()))
+        return fail("the generated kernel does not verify");
+    }
+    return writeText(genOutput, text);
+  } else if (genKernel == "gather") {
+    // Example 16's form (GatherKernel.h): --shape NxD, f16 or f32.
+    if (genDtype != "f16" && genDtype != "f32")
+      return fail("--kernel gather is f16 or f32, got --dtype " + genDtype);
+    auto [rowsText, colsText] = llvm::StringRef(genShape).split('x');
+    int64_t n = 0, d = 0;
+    if (rowsText.getAsInteger(10, n) || colsText.getAsInteger(10, d))
+      return fail("--kernel gather takes --shape NxD, got '" + genShape + "'");
+    if (std::optional<std::string> problem = gatherProblem(n, d, genGrid))
+      return fail("--kernel gather: " + *problem);
+    std::string text = gatherKernel(n, d, genDtype, genGrid);
     if (genVerify) {
       mlir::DialectRegistry registry;
       ktflow::registerAllDialects(registry);

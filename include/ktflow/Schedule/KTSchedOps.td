@@ -155,6 +155,24 @@ def KTSched_TransposeOp : KTSched_Op<"transpose", [Symbol, HasParent<"KernelOp">
   let assemblyFormat = "$sym_name attr-dict";
 }
 
+def KTSched_GatherOp : KTSched_Op<"gather", [Symbol, HasParent<"KernelOp">]> {
+  let summary = "an indirect transfer group: rows named by an index tensor copied into a block";
+  let description = [{
+    One grid tile's load through an indirect access tile (its outermost
+    coordinate read from an index tensor) stored directly: `src` is the
+    table (`{tensor, origin, shape}`: origin 0 along the indirect
+    dimension, the direct coordinates elsewhere; shape the gathered
+    block's), `index` the index tensor's run (`{tensor, origin, shape}`,
+    one index per gathered row) and `dst` the stored block.
+    ktsched-schedule-gather adds the decisions (`transfer = dma_gather`,
+    the rows per gather `block`, the slots `depth`) and the scratchpad
+    regions. docs/schedule.md, "Gathers".
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, DictionaryAttr:$src, DictionaryAttr:$index,
+                       DictionaryAttr:$dst);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
 def KTSched_ScalarArgOp : KTSched_Op<"scalar_arg", [Pure]> {
   let summary = "a scalar kernel argument, passed by value";
   let arguments = (ins I64Attr:$arg, TypeAttr:$value_type);

@@ -225,6 +225,23 @@ def ScheduleTranspose : ArchPass<"ktsched-schedule-transpose"> {
   let options = archOptions;
 }
 
+def ScheduleGather : ArchPass<"ktsched-schedule-gather"> {
+  let summary = "Bind each gather to the DMA that reaches global memory and size its blocks";
+  let description = [{
+    For every ktsched.gather: `transfer = dma_gather` (the DMA's indexed
+    copy: the index run is copied into scratchpad, then the gather reads
+    the rows those indices name), the DMA (the mover next to global memory
+    on the route to the scratchpad) and the memory it lands in, `block`
+    (rows per gather: the most whose slots fit, at most one DMA run of
+    rows), `depth` (row slots: 2 where the rows are gathered in more than
+    one block, so one block's copy out overlaps the next block's gather),
+    and the regions (`index`: the index run as whole granules, `rows`:
+    depth slots of block rows). Rows that are not legal DMA runs, blocks
+    that do not fit and index runs past their tensor are diagnosed.
+  }];
+  let options = archOptions;
+}
+
 def ApplyPlan : Pass<"ktsched-apply-plan", "::mlir::ModuleOp"> {
   let summary = "Replace decisions by those of a plan file (JSON)";
   let options = [

@@ -86,6 +86,14 @@ public:
 
   void copy(dc::Address dst, dc::Address src, Bytes runBytes, llvm::ArrayRef<dc::CopyDim> dims);
   void push(dc::NodeRef peer, dc::Address src, Bytes bytes);
+  /// A copy whose dims[0] source positions are the `indexType` indices at
+  /// `index`, each below `bound` (a DMA gather).
+  void gather(dc::Address dst, dc::Address src, Bytes runBytes, llvm::ArrayRef<dc::CopyDim> dims,
+              dc::Address index, dc::ElemType indexType, int64_t bound);
+  /// The program's earlier writes land before its next instruction; `self`
+  /// names the running instance.
+  void fence(dc::NodeRef self);
+
   void pop(dc::NodeRef peer, dc::Address dst, Bytes bytes);
 
   /// A fresh virtual register.

@@ -157,6 +157,41 @@ def KTUnit_CopyOp : KTUnit_InstOp<"copy"> {
   let hasVerifier = 1;
 }
 
+def KTUnit_GatherOp : KTUnit_InstOp<"gather"> {
+  let summary = "a copy whose outermost source positions come from a buffer (DMA gather)";
+  let description = [{
+    As `copy`, except that run k of the outermost dimension reads from
+    `src + index[k] * src_strides[0]`: the DMA first reads `counts[0]`
+    indices of `index_type` (i32 or i64) at `index`, then the runs they
+    name. An index outside [0, `bound`) stops the run with an error (the
+    device never reads past the view). Device-code `gather` (opcode 17).
+  }];
+  let arguments = (ins KTUnit_AddressAttr:$dst, KTUnit_AddressAttr:$src,
+                       KTUnit_I64Attr:$run, DenseI64ArrayAttr:$counts,
+                       DenseI64ArrayAttr:$src_strides, DenseI64ArrayAttr:$dst_strides,
+                       KTUnit_AddressAttr:$index, TypeAttr:$index_type,
+                       KTUnit_I64Attr:$bound);
+  let assemblyFormat = [{
+    qualified($dst) `,` qualified($src) `run` $run `dims` $counts $src_strides
+    $dst_strides `index` qualified($index) `type` $index_type `bound` $bound attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def KTUnit_FenceOp : KTUnit_InstOp<"fence"> {
+  let summary = "the program's earlier writes land before its next instruction";
+  let description = [{
+    A mover's transfers are queued: the next one may start before an
+    earlier one's data has landed. A fence orders a transfer that reads
+    what an earlier transfer of the same program wrote (a DMA gathering
+    rows through indices it copied itself). `self` is how the running
+    instance names itself. ktunit-insert-sync turns it into a signal to
+    itself (delivered once its writes have landed) and a wait.
+  }];
+  let arguments = (ins KTUnit_NodeRefAttr:$self);
+  let assemblyFormat = "qualified($self) attr-dict";
+}
+
 def KTUnit_PushOp : KTUnit_InstOp<"push"> {
   let summary = "memory -> FIFO to a peer, one message of `bytes`";
   let arguments = (ins KTUnit_NodeRefAttr:$peer, KTUnit_AddressAttr:$src, KTUnit_I64Attr:$bytes);

@@ -308,3 +308,56 @@ func.func @other_tiles_scratchpad() attributes {grid = [2]} {
   %v = ktdp.construct_memory_view %c0, sizes: [8], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<8xf16>
   return
 }
+
+// -----
+
+// A store through an indirect tile (a scatter) is not lowered yet.
+#tab = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#ids = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#sp = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#lex = affine_map<(d0, d1) -> (d0, d1)>
+func.func @scatter(%table: index, %idx: index, %src: index) {
+  %c0 = arith.constant 0 : index
+  %tm = ktdp.construct_memory_view %table, sizes: [64, 128], strides: [128, 1] {
+      coordinate_set = #tab, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %im = ktdp.construct_memory_view %idx, sizes: [8], strides: [1] {
+      coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
+  %sm = ktdp.construct_memory_view %src, sizes: [64, 128], strides: [128, 1] {
+      coordinate_set = #tab, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %s_at = ktdp.construct_access_tile %sm[%c0, %c0] {
+      access_tile_set = #sp, access_tile_order = #lex} : memref<64x128xf16> -> !ktdp.access_tile<8x128xindex>
+  %v = ktdp.load %s_at : !ktdp.access_tile<8x128xindex> -> tensor<8x128xf16>
+  // expected-error @+1 {{'ktdp.construct_indirect_access_tile' not supported: only loads through an indirect tile are lowered (a scatter is missing)}}
+  %g = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j)
+      %tm[ind(%im[%i]), (%j)] {variables_space_set = #sp, variables_space_order = #lex}
+      : memref<64x128xf16>, memref<8xi32> -> !ktdp.access_tile<8x128xindex>
+  ktdp.store %v, %g : tensor<8x128xf16>, !ktdp.access_tile<8x128xindex>
+  return
+}
+
+// -----
+
+// Gathered rows feeding compute ops are not lowered yet.
+#tab = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#ids = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#sp = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#lex = affine_map<(d0, d1) -> (d0, d1)>
+func.func @gather_compute(%table: index, %idx: index, %dst: index) {
+  %c0 = arith.constant 0 : index
+  %tm = ktdp.construct_memory_view %table, sizes: [64, 128], strides: [128, 1] {
+      coordinate_set = #tab, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %im = ktdp.construct_memory_view %idx, sizes: [8], strides: [1] {
+      coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
+  %dm = ktdp.construct_memory_view %dst, sizes: [64, 128], strides: [128, 1] {
+      coordinate_set = #tab, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  // expected-error @+1 {{'ktdp.construct_indirect_access_tile' not supported: a gathered load must be stored directly, and only there (gathered rows feeding compute ops are missing)}}
+  %g = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j)
+      %tm[ind(%im[%i]), (%j)] {variables_space_set = #sp, variables_space_order = #lex}
+      : memref<64x128xf16>, memref<8xi32> -> !ktdp.access_tile<8x128xindex>
+  %v = ktdp.load %g : !ktdp.access_tile<8x128xindex> -> tensor<8x128xf16>
+  %w = arith.addf %v, %v : tensor<8x128xf16>
+  %d_at = ktdp.construct_access_tile %dm[%c0, %c0] {
+      access_tile_set = #sp, access_tile_order = #lex} : memref<64x128xf16> -> !ktdp.access_tile<8x128xindex>
+  ktdp.store %w, %d_at : tensor<8x128xf16>, !ktdp.access_tile<8x128xindex>
+  return
+}
