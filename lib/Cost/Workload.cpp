@@ -575,7 +575,8 @@ FailureOr<ks::KernelOp> ktflow::cost::scheduledKernel(ModuleOp scheduledModule) 
   return *kernels.begin();
 }
 
-/// The roofline work of a contraction, from its recorded decisions: per
+/// The roofline work of a contraction, from its recorded decisions (on the
+/// vector unit where `compute = vector`, below): per
 /// (merged) grid tile, A read from global memory once per panel column of
 /// its step and B once per panel row, C written once (the reuse the
 /// schedule has: a step's operands stay in scratchpad for the panel); the
@@ -597,16 +598,29 @@ static LogicalResult addContraction(ks::KernelOp kernel, ks::ContractionOp op,
   };
   std::optional<arch::NodeId> mxu = name("matrix_unit"), vec = name("vector_unit"),
                               spad = name("memory");
+  Attribute compute = op->getAttr("compute");
+  if (auto decision = llvm::dyn_cast_or_null<ks::DecisionAttr>(compute))
+    compute = decision.getValue();
+  bool onVector = llvm::isa_and_nonnull<StringAttr>(compute) &&
+                  llvm::cast<StringAttr>(compute).getValue() == "vector";
+  if (onVector)
+    mxu = vec;
   auto block = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(
       llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr("block"))
           ? llvm::cast<ks::DecisionAttr>(op->getAttr("block")).getValue()
           : Attribute());
+  auto shapeOf = [](DictionaryAttr t) { return llvm::cast<DenseI64ArrayAttr>(t.get("shape")); };
   auto step = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(
       llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr("step"))
           ? llvm::cast<ks::DecisionAttr>(op->getAttr("step")).getValue()
           : Attribute());
   auto grid = op->getAttrOfType<DenseI64ArrayAttr>("grid");
   auto globals = model.memoriesBacking(arch::KtirSpace::Global);
+  // The vector unit's contraction takes the grid tile in one step.
+  if (onVector && !step)
+    step = DenseI64ArrayAttr::get(op.getContext(),
+                                  {shapeOf(op.getA())[0], shapeOf(op.getB())[1],
+                                   shapeOf(op.getA())[1]});
   if (!mxu || !vec || !spad || !block || block.size() != 3 || !step || step.size() != 3 ||
       !grid || globals.empty())
     return op.emitError("contraction without the decisions of ktsched-schedule-contraction");
@@ -637,10 +651,25 @@ static LogicalResult addContraction(ks::KernelOp kernel, ks::ContractionOp op,
   chargeRoute(*spad, *mxu, tiles * (steps - 1) * m * n * ea);
   chargeRoute(*mxu, *spad, tiles * (steps - 1) * m * n * ea);
   chargeRoute(*spad, global, tiles * m * n * eo);
-  int64_t mmas = (m / bm) * (n / bn) * (k / bk);
-  chargeRoute(*spad, *mxu, tiles * mmas * (bm * bk + bk * bn) * es);
-  chargeRoute(*mxu, *vec, tiles * m * n * ea);
-  workload.addCompute(*mxu, "matmul", inType, tiles * m * n * k);
+  if (onVector) {
+    // Rows of bm accumulators: A read once, B once per row block, the
+    // stored rows written once; M x N x K multiply-adds on the lanes of
+    // the accumulator type (the broadcasts and casts are the schedule's).
+    chargeRoute(*spad, *vec, tiles * (m * k + (m / bm) * k * n) * es);
+    chargeRoute(*vec, *spad, tiles * m * n * eo);
+    auto mac = llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr("multiply_accumulate"));
+    if (mac && llvm::cast<StringAttr>(mac.getValue()).getValue() == "fma") {
+      workload.addCompute(*vec, "fma", accType, tiles * m * n * k);
+    } else {
+      workload.addCompute(*vec, "mul", accType, tiles * m * n * k);
+      workload.addCompute(*vec, "add", accType, tiles * m * n * k);
+    }
+  } else {
+    int64_t mmas = (m / bm) * (n / bn) * (k / bk);
+    chargeRoute(*spad, *mxu, tiles * mmas * (bm * bk + bk * bn) * es);
+    chargeRoute(*mxu, *vec, tiles * m * n * ea);
+    workload.addCompute(*mxu, "matmul", inType, tiles * m * n * k);
+  }
   if (outType != accType)
     workload.addCompute(*vec, "cast", accType, tiles * m * n);
   llvm::SmallVector<arch::GroupId, 4> chain = model.groupChain(model.node(*mxu).group);

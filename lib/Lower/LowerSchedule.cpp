@@ -19,6 +19,7 @@
 #include "GroupLowering.h"
 #include "GatherTransfer.h"
 #include "MatrixCompute.h"
+#include "VectorContraction.h"
 #include "TransposeCompute.h"
 
 #include "ktflow/DeviceCode/LaunchTable.h"
@@ -239,12 +240,19 @@ FailureOr<LoweredKernel> ktflow::lower::lowerScheduleToUnit(ModuleOp module,
     }
     return success();
   };
+  // The contraction schedule chose the matrix or the vector unit.
+  auto onVectorUnit = [](ks::ContractionOp op) {
+    auto compute = dyn_cast_or_null<StringAttr>(ktflow::lower::detail::decisionValue(op, "compute"));
+    return compute && compute.getValue() == "vector";
+  };
   for (ks::ContractionOp contraction : kernel.getBody().getOps<ks::ContractionOp>()) {
     std::set<int64_t> reads = {argOf(contraction.getA().get("tensor")),
                                argOf(contraction.getB().get("tensor"))};
     if (failed(checkNotSharedWithGroups(contraction, "contraction", reads,
                                         argOf(contraction.getC().get("tensor")))) ||
-        failed(lowerContraction(model, kernel, contraction, out, symbols, newBundle)))
+        failed(onVectorUnit(contraction)
+                   ? lowerVectorContraction(model, kernel, contraction, out, symbols, newBundle)
+                   : lowerContraction(model, kernel, contraction, out, symbols, newBundle)))
       return failure();
   }
   // Transposes likewise (ktsched-form-groups builds them after the

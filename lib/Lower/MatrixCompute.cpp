@@ -64,6 +64,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MatrixCompute.h"
+#include "ContractionEpilogue.h"
 #include "TileOperand.h"
 
 #include "ktflow/Schedule/ArchAccess.h"
@@ -288,36 +289,7 @@ FailureOr<Reg> ContractionLowering::emitEpilogue(ktunit::ProgramBuilder &vec, Re
     }
     value[epilogue->getArgument(i + 1)] = joined;
   }
-  for (auto vop : epilogue->getOps<ks::VectorOp>()) {
-    std::optional<dc::ElemType> type = registerType(vop.getResult().getType());
-    if (!type)
-      return vop.emitError("epilogue value of a type without vector registers");
-    Reg r = vec.newReg();
-    if (vop.getKind() == "const") {
-      auto attr = dyn_cast_or_null<FloatAttr>(vop->getAttr("value"));
-      if (!attr)
-        return vop.emitError("epilogue constant that is not a float");
-      vec.vconst(r, *type, lanes, attr.getValueAsDouble());
-      value[vop.getResult()] = r;
-      continue;
-    }
-    SmallVector<Reg, 3> in;
-    for (Value operand : vop.getOperands())
-      in.push_back(value.lookup(operand));
-    std::optional<dc::Opcode> opcode = dc::parseOpcode(vop.getKind());
-    if (vop.getKind() == "cast" && in.size() == 1)
-      vec.cast(r, *type, in[0]);
-    else if (!opcode || in.empty() || in.size() > 3)
-      return vop.emitError("epilogue op '") << vop.getKind() << "' has no vector instruction";
-    else if (in.size() == 1)
-      vec.unary(*opcode, r, in[0]);
-    else if (in.size() == 2)
-      vec.binary(*opcode, r, in[0], in[1]);
-    else
-      vec.ternary(*opcode, r, in[0], in[1], in[2]);
-    value[vop.getResult()] = r;
-  }
-  return value.lookup(epilogue->getTerminator()->getOperand(0));
+  return emitEpilogueBody(vec, *epilogue, value, lanes);
 }
 
 LogicalResult ContractionLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_t> tiles) {

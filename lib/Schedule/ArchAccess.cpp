@@ -64,6 +64,31 @@ ktflow::ktsched::findPlacement(const ArchModel &model, Location loc) {
   return placement;
 }
 
+std::optional<ktflow::ktsched::ScratchpadPath>
+ktflow::ktsched::findScratchpadPath(const ArchModel &model, const Placement &placement) {
+  NodeId spad = placement.scratchpad;
+  std::optional<Route> in = model.routeFrom(placement.global, NodeInstance{spad, 0});
+  std::optional<Route> out = model.routeTo(NodeInstance{spad, 0}, placement.global);
+  if (!in || !out)
+    return std::nullopt;
+  size_t movers = model.unitsOn(*in).size();
+  if (model.unitsOn(*out).size() != movers)
+    return std::nullopt;
+  if (movers == 1)
+    return ScratchpadPath{1, std::nullopt};
+  if (movers != 2)
+    return std::nullopt;
+  for (NodeId memory : model.memories()) {
+    std::optional<Route> first = model.routeFrom(placement.global, NodeInstance{memory, 0});
+    std::optional<Route> second = model.routeFrom(memory, NodeInstance{spad, 0});
+    if (memory != spad && memory != placement.global && first && second &&
+        model.unitsOn(*first).size() == 1 && model.unitsOn(*second).size() == 1 &&
+        model.unitsOn(*first).front() == model.unitsOn(*in).front())
+      return ScratchpadPath{2, memory};
+  }
+  return std::nullopt;
+}
+
 Bytes ktflow::ktsched::memoryGranule(const ArchModel &model, NodeId memory) {
   Bytes granule(1);
   for (LinkId link : model.outLinks(memory))

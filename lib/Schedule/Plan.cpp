@@ -102,8 +102,8 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
     json::Array contractions;
     for (ContractionOp op : kernel.getOps<ContractionOp>()) {
       json::Object c{{"name", op.getSymName()}};
-      for (StringRef key : {"matrix_unit", "vector_unit", "layout", "resident",
-                            "accumulator_path", "accumulator_init"})
+      for (StringRef key : {"compute", "matrix_unit", "vector_unit", "multiply_accumulate", "layout",
+                            "resident", "accumulator_path", "accumulator_init"})
         if (auto text = dyn_cast_or_null<StringAttr>(decisionValue(op, key)))
           c[key] = text.getValue();
       for (StringRef key : {"block", "step"})
@@ -366,8 +366,8 @@ static LogicalResult replayContractions(KernelOp kernel, const json::Object &ent
       return op.emitError("plan ") << file << ", contraction '" << *name << "': '" << key
                                    << "' is malformed";
     };
-    for (StringRef key : {"matrix_unit", "vector_unit", "layout", "resident",
-                          "accumulator_path", "accumulator_init"})
+    for (StringRef key : {"compute", "matrix_unit", "vector_unit", "multiply_accumulate", "layout",
+                          "resident", "accumulator_path", "accumulator_init"})
       if (const json::Value *v = object->get(key)) {
         std::optional<StringRef> text = v->getAsString();
         if (!text)

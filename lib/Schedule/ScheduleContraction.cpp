@@ -5,6 +5,9 @@
 // here, so that the lowering (lib/Lower/MatrixCompute.cpp) only follows
 // recorded decisions:
 //
+//  * `compute = matrix`; where no matrix unit can run the contraction, or
+//    a plan says `compute = vector`, ScheduleVectorContraction.cpp binds it
+//    to a vector unit instead (lowered by lib/Lower/VectorContraction.cpp);
 //  * the matrix unit: a compute unit with a `matrix` shape, the `matmul`
 //    class and lanes for the operands' type, that the scratchpad reaches
 //    through a mover (its load unit) and that drains into the scratchpad
@@ -61,6 +64,8 @@
 // naming the constraint.
 //
 //===----------------------------------------------------------------------===//
+#include "ScheduleContraction.h"
+
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/KTSched.h"
 #include "ktflow/Schedule/Passes.h"
@@ -163,6 +168,69 @@ void mergeEpilogueOperands(ContractionOp op, unsigned gridDim, int64_t factor) {
   op.setEpilogueOperandsAttr(ArrayAttr::get(op.getContext(), operands));
 }
 
+} // namespace
+
+FailureOr<int64_t> ktflow::ktsched::detail::decideContractionMerge(
+    ContractionOp op, KernelOp kernel, int64_t n, llvm::function_ref<bool(int64_t)> rowsWhole,
+    int64_t accessBytes) {
+  Builder b(op.getContext());
+  SmallVector<int64_t> grid(kernel.getGrid());
+  while (grid.size() < 3)
+    grid.push_back(1);
+  // A plan's merge is checked and applied like the heuristic's.
+  if (auto replayed = dyn_cast_or_null<DictionaryAttr>(decisionValue(op, "merge"))) {
+    int64_t dim = replayed.getAs<IntegerAttr>("dim").getInt();
+    int64_t factor = replayed.getAs<IntegerAttr>("factor").getInt();
+    if (factor > 1 && (columnGridDim(op, n) != std::optional<unsigned>(dim) ||
+                       grid[dim] % factor != 0))
+      return op.emitError("the plan's merge {dim ")
+             << dim << ", factor " << factor
+             << "} does not merge consecutive column tiles of the grid";
+    if (!rowsWhole(n * factor))
+      return op.emitError("the plan's merge {dim ")
+             << dim << ", factor " << factor << "} leaves rows of " << n * factor
+             << " elements, not whole " << accessBytes << "-byte accesses";
+    if (factor > 1) {
+      op.setBAttr(merged(op.getB(), 1, dim, factor));
+      op.setCAttr(merged(op.getC(), 1, dim, factor));
+      mergeEpilogueOperands(op, dim, factor);
+      n *= factor;
+      grid[dim] /= factor;
+    }
+  } else {
+    int64_t factor = 1;
+    std::optional<unsigned> dim;
+    if (!rowsWhole(n)) {
+      dim = columnGridDim(op, n);
+      if (dim)
+        for (int64_t f = 2; f <= grid[*dim]; ++f)
+          if (grid[*dim] % f == 0 && rowsWhole(n * f)) {
+            factor = f;
+            break;
+          }
+      if (factor == 1)
+        return op.emitError("the contraction's rows (N = ")
+               << n << " elements) are not whole " << accessBytes
+               << "-byte accesses and no merge of consecutive grid tiles makes them whole";
+    }
+    op->setAttr("merge", decide(b.getDictionaryAttr(
+                                    {b.getNamedAttr("dim", b.getI64IntegerAttr(dim ? *dim : 0)),
+                                     b.getNamedAttr("factor", b.getI64IntegerAttr(factor))}),
+                                kHeuristic));
+    if (factor > 1) {
+      op.setBAttr(merged(op.getB(), 1, *dim, factor));
+      op.setCAttr(merged(op.getC(), 1, *dim, factor));
+      mergeEpilogueOperands(op, *dim, factor);
+      n *= factor;
+      grid[*dim] /= factor;
+    }
+  }
+  op->setAttr("grid", b.getDenseI64ArrayAttr(grid));
+  return n;
+}
+
+namespace {
+
 LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchModel &model,
                                   const Placement &placement) {
   Builder b(op.getContext());
@@ -175,6 +243,13 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   Type accType = op.getAccumulatorType();
   int64_t m = shapeOf(op.getA())[0], k = shapeOf(op.getA())[1], n = shapeOf(op.getB())[1];
   NodeId spad = placement.scratchpad;
+
+  // A plan may put the contraction on the vector unit; so does a
+  // description without a matrix unit that can run it (below).
+  if (auto replayed = dyn_cast_or_null<StringAttr>(decisionValue(op, "compute"));
+      replayed && replayed.getValue() == "vector")
+    return ktsched::detail::scheduleVectorContraction(op, kernel, model, placement,
+                                             "the plan chose the vector unit");
 
   // The matrix unit, by capability and route.
   std::optional<NodeId> matrix;
@@ -205,10 +280,15 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     matrixPorts = ports;
     break;
   }
-  if (!matrix)
-    return op.emitError("no matrix unit of @")
-           << model.name() << " can run this contraction (" << why
-           << "); a contraction on the vector unit is not built yet";
+  if (!matrix) {
+    if (auto replayed = dyn_cast_or_null<StringAttr>(decisionValue(op, "compute"));
+        replayed && replayed.getValue() != "vector")
+      return op.emitError("the plan's compute '")
+             << replayed.getValue() << "' is not what @" << model.name()
+             << " offers: no matrix unit can run this contraction (" << why << ")";
+    return ktsched::detail::scheduleVectorContraction(op, kernel, model, placement,
+                                             "no matrix unit can either (" + why + ")");
+  }
 
   // The vector unit that relays operands into blocks and runs the epilogue
   // (its op classes: the epilogue body's, beside copy and cast).
@@ -275,58 +355,10 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     return (columns * bytesOf(inputType)) % inAccess->count() == 0 &&
            (columns * bytesOf(outputType)) % outAccess->count() == 0;
   };
-  SmallVector<int64_t> grid(kernel.getGrid());
-  while (grid.size() < 3)
-    grid.push_back(1);
-  // A plan's merge is checked and applied like the heuristic's.
-  if (auto replayed = dyn_cast_or_null<DictionaryAttr>(decisionValue(op, "merge"))) {
-    int64_t dim = replayed.getAs<IntegerAttr>("dim").getInt();
-    int64_t factor = replayed.getAs<IntegerAttr>("factor").getInt();
-    if (factor > 1 && (columnGridDim(op, n) != std::optional<unsigned>(dim) ||
-                       grid[dim] % factor != 0))
-      return op.emitError("the plan's merge {dim ")
-             << dim << ", factor " << factor
-             << "} does not merge consecutive column tiles of the grid";
-    if (!rowsWhole(n * factor))
-      return op.emitError("the plan's merge {dim ")
-             << dim << ", factor " << factor << "} leaves rows of " << n * factor
-             << " elements, not whole " << inAccess->count() << "-byte accesses";
-    if (factor > 1) {
-      op.setBAttr(merged(op.getB(), 1, dim, factor));
-      op.setCAttr(merged(op.getC(), 1, dim, factor));
-      mergeEpilogueOperands(op, dim, factor);
-      n *= factor;
-      grid[dim] /= factor;
-    }
-  } else {
-    int64_t factor = 1;
-    std::optional<unsigned> dim;
-    if (!rowsWhole(n)) {
-      dim = columnGridDim(op, n);
-      if (dim)
-        for (int64_t f = 2; f <= grid[*dim]; ++f)
-          if (grid[*dim] % f == 0 && rowsWhole(n * f)) {
-            factor = f;
-            break;
-          }
-      if (factor == 1)
-        return op.emitError("the contraction's rows (N = ")
-               << n << " elements) are not whole " << inAccess->count()
-               << "-byte accesses and no merge of consecutive grid tiles makes them whole";
-    }
-    op->setAttr("merge", decide(b.getDictionaryAttr(
-                                    {b.getNamedAttr("dim", b.getI64IntegerAttr(dim ? *dim : 0)),
-                                     b.getNamedAttr("factor", b.getI64IntegerAttr(factor))}),
-                                kHeuristic));
-    if (factor > 1) {
-      op.setBAttr(merged(op.getB(), 1, *dim, factor));
-      op.setCAttr(merged(op.getC(), 1, *dim, factor));
-      mergeEpilogueOperands(op, *dim, factor);
-      n *= factor;
-      grid[*dim] /= factor;
-    }
-  }
-  op->setAttr("grid", b.getDenseI64ArrayAttr(grid));
+  FailureOr<int64_t> mergedN = ktsched::detail::decideContractionMerge(op, kernel, n, rowsWhole, inAccess->count());
+  if (failed(mergedN))
+    return failure();
+  n = *mergedN;
 
   int64_t inElems = inAccess->count() / bytesOf(inputType);
   int64_t accBytes = bytesOf(accType), outBytes = bytesOf(outputType);
@@ -424,6 +456,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     if (!op->hasAttr(name))
       op->setAttr(name, decide(value, kHeuristic));
   };
+  decision("compute", b.getStringAttr("matrix"));
   decision("matrix_unit", b.getStringAttr(model.node(*matrix).name));
   decision("vector_unit", b.getStringAttr(model.node(*vector).name));
   decision("block", b.getDenseI64ArrayAttr({bm, bn, bk}));

@@ -95,24 +95,12 @@ LogicalResult scheduleTranspose(TransposeOp op, KernelOp kernel, const ArchModel
 
   // The DMAs between global memory and the scratchpad: one mover each
   // way, or two through a staging memory (deep's L2).
-  std::optional<Route> in = model.routeFrom(placement.global, NodeInstance{spad, 0});
-  std::optional<Route> out = model.routeTo(NodeInstance{spad, 0}, placement.global);
-  size_t movers = in && out ? model.unitsOn(*in).size() : 0;
-  std::optional<NodeId> staging;
-  if (movers == 2)
-    for (NodeId memory : model.memories()) {
-      std::optional<Route> first = model.routeFrom(placement.global, NodeInstance{memory, 0});
-      std::optional<Route> second = model.routeFrom(memory, NodeInstance{spad, 0});
-      if (memory != spad && memory != placement.global && first && second &&
-          model.unitsOn(*first).size() == 1 && model.unitsOn(*second).size() == 1 &&
-          model.unitsOn(*first).front() == model.unitsOn(*in).front())
-        staging = memory;
-    }
-  if (!in || !out || model.unitsOn(*out).size() != movers ||
-      (movers != 1 && !(movers == 2 && staging)))
+  std::optional<ScratchpadPath> path = findScratchpadPath(model, placement);
+  if (!path)
     return op.emitError("a transpose is lowered only where one mover (a DMA) connects global "
                         "memory and @")
            << model.node(spad).name << ", or two through one staging memory";
+  std::optional<NodeId> staging = path->staging;
 
   // The vector unit, by capability and route: fed and drained by a load
   // and a store unit, or accessing the scratchpad itself.

@@ -27,6 +27,18 @@ struct Placement {
 /// Finds the global memory, the scratchpad and the cores, or emits at `loc`.
 std::optional<Placement> findPlacement(const arch::ArchModel &model, mlir::Location loc);
 
+/// How the DMA reaches the scratchpad from global memory: one mover, or
+/// two through a staging memory between them (deep's L2), the same
+/// movers on the way back.
+struct ScratchpadPath {
+  unsigned movers = 1;
+  std::optional<arch::NodeId> staging;
+};
+/// The path, or std::nullopt when global memory and the scratchpad are
+/// connected neither way.
+std::optional<ScratchpadPath> findScratchpadPath(const arch::ArchModel &model,
+                                                 const Placement &placement);
+
 /// Transfers in and out of `memory` move whole granules: the largest
 /// granule of the links touching it.
 Bytes memoryGranule(const arch::ArchModel &model, arch::NodeId memory);
