@@ -356,13 +356,14 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       } else if (dense) {
         ReductionNest::HeldRows held;
         held.block = pushColumnBlock;
-        pushDenseRows(
-            ld, *dense, j, k,
-            [&](const Transfer &t, const SpacePosition &pos) {
-              bool broadcast;
-              push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
-            },
-            columnLoads.empty() ? nullptr : &held);
+        if (failed(pushDenseRows(
+                ld, *dense, j, k,
+                [&](const Transfer &t, const SpacePosition &pos) {
+                  bool broadcast;
+                  push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+                },
+                columnLoads.empty() ? nullptr : &held)))
+          return failure();
       } else if (reduction) {
         ReductionNest::HeldRows held;
         held.block = pushColumnBlock;

@@ -377,10 +377,12 @@ private:
   /// Load unit: every dense load's aligned vectors in the order the
   /// compute unit takes them, the other loads' vectors (`pushOther`) at
   /// each position between them, column operands at each block of `held`
-  /// rows (when there are any).
-  void pushDenseRows(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
-                     llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
-                     const ReductionNest::HeldRows *held);
+  /// rows (when there are any). Fails with the reduction nest's
+  /// diagnostic where it cannot order the reads.
+  mlir::LogicalResult
+  pushDenseRows(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
+                llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
+                const ReductionNest::HeldRows *held);
   /// Accesses the step at `pos` reads of each dense load (all its pieces
   /// but those of a row's last step wholly past the row's end).
   int64_t denseReads(const DenseRowTile &dense, const SpacePosition &pos) const;

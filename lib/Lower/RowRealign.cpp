@@ -190,7 +190,7 @@ bool GroupLowering::denseAdvances(const DenseRowTile &dense, const SpacePosition
   return into < dense.rowBytes - dense.vectorBytes * (dense.vectorsPerRow - 1);
 }
 
-void GroupLowering::pushDenseRows(
+LogicalResult GroupLowering::pushDenseRows(
     ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
     llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
     const ReductionNest::HeldRows *held) {
@@ -219,7 +219,7 @@ void GroupLowering::pushDenseRows(
     reduction->setLastVectorApart(false);
     reduction->setDenseColumns(false);
   });
-  reduction->emitInputOrder(ld, {dense.rows, space.back()}, [&](const SpacePosition &pos) {
+  return reduction->emitInputOrder(ld, {dense.rows, space.back()}, [&](const SpacePosition &pos) {
     bool advance = denseAdvances(dense, pos);
     // The vector after the one the read starts in: its bytes from the
     // position's constant part, the loop terms whole vectors and periods.
