@@ -627,7 +627,10 @@ private:
 
   bool instruction(Program &p, Instruction &i) {
     StringRef mnemonic = words[0].text;
-    auto [base, suffix] = mnemonic.split('.');
+    // Named, not a structured binding: the predicate and combiner lookups
+    // below capture it in lambdas.
+    auto [base, dotted] = mnemonic.split('.');
+    StringRef suffix = dotted;
     std::optional<Opcode> op = parseOpcode(base);
     if (!op)
       return fail(words[0], "unknown instruction '" + mnemonic + "'");

@@ -184,17 +184,6 @@ struct Resolved {
 };
 } // namespace
 
-static const char *spaceName(const MemoryView &v) {
-  switch (v.space) {
-  case SpaceKind::Global:
-    return "global memory";
-  case SpaceKind::Local:
-    return "scratchpad";
-  default:
-    return "unspecified memory";
-  }
-}
-
 /// Memory for elements [first, last] of `view`; throws when it is not all
 /// allocated. `coord` names the access in the message.
 static Resolved resolveRange(const MemoryView &view, Elements first,

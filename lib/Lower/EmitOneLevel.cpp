@@ -483,7 +483,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           primeDenseRows(vec, *dense, denseHeld);
         reduction->setRowPeriod(dense ? dense->period : 1);
         reduction->setDenseColumns(dense.has_value());
-        auto resetPeriod = llvm::make_scope_exit([&] {
+        llvm::scope_exit resetPeriod([&] {
           reduction->setRowPeriod(1);
           reduction->setDenseColumns(false);
         });

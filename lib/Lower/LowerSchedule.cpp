@@ -117,7 +117,7 @@ LogicalResult checkDeadlockForLaunchValues(ktunit::BundleOp bundle,
   }
   for (int64_t value : values) {
     ktunit::BundleOp copy = cast<ktunit::BundleOp>(bundle->clone());
-    auto erase = llvm::make_scope_exit([&] { copy->erase(); });
+    llvm::scope_exit erase([&] { copy->erase(); });
     for (ktunit::ProgramOp program : copy.getOps<ktunit::ProgramOp>()) {
       ArrayAttr cells = program.getLaunchCellsAttr();
       if (!cells)

@@ -160,10 +160,13 @@ std::optional<unsigned> columnGridDim(ContractionOp op, int64_t n) {
 
 /// The epilogue's row operands (along N) of merged grid tiles.
 void mergeEpilogueOperands(ContractionOp op, unsigned gridDim, int64_t factor) {
-  if (!op.getEpilogueOperands())
+  // Held in a local: the optional the accessor returns dies with the
+  // full-expression, and the loop would iterate a dangling attribute.
+  ArrayAttr epilogueOperands = op.getEpilogueOperandsAttr();
+  if (!epilogueOperands)
     return;
   SmallVector<Attribute> operands;
-  for (Attribute t : *op.getEpilogueOperands())
+  for (Attribute t : epilogueOperands)
     operands.push_back(merged(cast<DictionaryAttr>(t), 1, gridDim, factor));
   op.setEpilogueOperandsAttr(ArrayAttr::get(op.getContext(), operands));
 }
