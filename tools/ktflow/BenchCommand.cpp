@@ -129,12 +129,14 @@ struct BenchCase {
   /// A gather of rows x cols from a table as large (gen/GatherKernel.h)
   /// instead of the kind's kernel.
   bool gather = false;
+  /// The matmul's epilogue (matmul-bias-gelu, matmul-silu-mul).
+  gen::MatmulEpilogue epilogue = gen::MatmulEpilogue::None;
   std::string kindName() const {
     if (transpose)
       return "transpose";
     if (gather)
       return "gather";
-    return matmul ? std::string("matmul") : gen::benchKindName(kind).str();
+    return matmul ? gen::matmulKindName(epilogue).str() : gen::benchKindName(kind).str();
   }
   std::string shape() const {
     if (matmul)
@@ -241,6 +243,24 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
       if (grid <= cores && !gen::matmulProblem(size, size, size, grid))
         cases.push_back({gen::BenchKind::Add, gen::ElemType::F16, size, size, grid, size});
   }
+  // The epilogue kernels (example 20's form: a 1 x N row broadcast along M)
+  // at the sizes whose grid tiles fit, with column tiles of at least 64
+  // (merging narrower ones' epilogue rows crashes
+  // ktsched-schedule-contraction today: 256 on 32 tiles).
+  for (gen::MatmulEpilogue epilogue :
+       {gen::MatmulEpilogue::BiasGelu, gen::MatmulEpilogue::SiluMul})
+    for (int64_t size : {256, 512}) {
+      int64_t bytes = 2 * size * size * 2;
+      if (bytes < minBytes || bytes > maxBytes)
+        continue;
+      for (int64_t grid : {1, 8, 32})
+        if (grid <= cores && !gen::matmulProblem(size, size, size, grid) &&
+            size / gen::matmulGrid(grid)[1] >= 64) {
+          BenchCase c{gen::BenchKind::Add, gen::ElemType::F16, size, size, grid, size};
+          c.epilogue = epilogue;
+          cases.push_back(c);
+        }
+    }
   // Transposes of square matrices of 256 KiB..4 MiB in f16 and f32 (the
   // size is X's bytes).
   for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32})
@@ -378,8 +398,10 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
 
   gen::KernelSpec spec = gen::benchKernel(benchCase.kind, benchCase.rows, benchCase.cols,
                                           benchCase.type, benchCase.grid);
-  std::string text = benchCase.matmul ? gen::matmulKernel(benchCase.matmul, benchCase.matmul,
-                                                          benchCase.matmul, benchCase.grid)
+  gen::MatmulSpec matmulSpec{benchCase.matmul, benchCase.matmul, benchCase.matmul,
+                             benchCase.grid};
+  matmulSpec.epilogue = benchCase.epilogue;
+  std::string text = benchCase.matmul ? gen::matmulKernel(matmulSpec)
                      : benchCase.transpose
                          ? gen::transposeKernel(benchCase.rows, benchCase.cols,
                                                 gen::elemTypeName(benchCase.type), benchCase.grid)
@@ -493,7 +515,7 @@ static std::string formatted(const char *format, double value) {
 }
 
 static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
-  os << llvm::format("%-13s %-5s %-8s %-11s %4s %12s %12s %7s %-24s %10s %10s  ", "kernel",
+  os << llvm::format("%-16s %-5s %-8s %-11s %4s %12s %12s %7s %-24s %10s %10s  ", "kernel",
                      "dtype", "arch", "shape", "grid", "bound", "cycles", "ratio", "limit",
                      "compile-ms", "sim-ms");
   if (benchV1)
@@ -506,12 +528,12 @@ static void printTable(llvm::ArrayRef<BenchRow> rows, llvm::raw_ostream &os) {
     std::string kind = c.kindName();
     std::string dtype = gen::elemTypeName(c.type).str();
     if (measured(row))
-      os << llvm::format("%-13s %-5s %-8s %-11s %4lld %12.0f %12lld %7.2f %-24s %10.1f %10.1f  ",
+      os << llvm::format("%-16s %-5s %-8s %-11s %4lld %12.0f %12lld %7.2f %-24s %10.1f %10.1f  ",
                          kind.c_str(), dtype.c_str(), row.arch.c_str(), shapeOf(c).c_str(),
                          (long long)c.grid, row.bound, (long long)row.cycles, row.ratio(),
                          row.limit.c_str(), row.compileMs, row.simulateMs);
     else
-      os << llvm::format("%-13s %-5s %-8s %-11s %4lld %12s %12s %7s %-24s %10s %10s  ",
+      os << llvm::format("%-16s %-5s %-8s %-11s %4lld %12s %12s %7s %-24s %10s %10s  ",
                          kind.c_str(), dtype.c_str(), row.arch.c_str(), shapeOf(c).c_str(),
                          (long long)c.grid, "-", "-", "-", "-", "-", "-");
     if (benchV1 && row.v1Cycles > 0)

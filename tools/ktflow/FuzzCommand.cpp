@@ -1,6 +1,7 @@
 //===- FuzzCommand.cpp - `ktflow fuzz`: differential testing --------------===//
 //
-// Generates random kernels (lib/Gen), runs each end to end on every chosen
+// Generates random kernels (lib/Gen; with --matmul, small matmuls with K
+// loops and epilogues, gen/MatmulKernel.h), runs each end to end on every chosen
 // description (lib/Run: interpreter oracle vs. simulated device code) and
 // classifies the outcome per description:
 //   pass        — every output matches (bit for bit; sum reductions within
@@ -30,6 +31,7 @@
 
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/Gen/KernelPrinter.h"
+#include "ktflow/Gen/MatmulKernel.h"
 #include "ktflow/Gen/RandomKernel.h"
 #include "ktflow/Gen/ReduceKernel.h"
 #include "ktflow/InitAll.h"
@@ -101,6 +103,12 @@ static cl::opt<bool> fuzzInts("ints",
                               cl::desc("Random kernels compute on i32 data (wrapping add, sub, "
                                        "mul, max, min, signed cmpi + select; no reductions)"),
                               cl::sub(fuzzCmd));
+static cl::opt<bool> fuzzMatmul("matmul",
+                                cl::desc("Random kernels are matmuls instead (example 10's and "
+                                         "20's forms at small sizes: K loops of one to four "
+                                         "steps, bias + gelu or silu * row epilogues, f16 or f32 "
+                                         "results)"),
+                                cl::sub(fuzzCmd));
 static cl::opt<bool> fuzzNoReduce("no-reduce",
                                   cl::desc("Do not reduce failing or unsupported kernels"),
                                   cl::sub(fuzzCmd));
@@ -266,30 +274,42 @@ static gen::KernelSpec reduce(gen::KernelSpec spec,
   return spec;
 }
 
-/// ` --arg NAME=VALUE` for every launch value `spec` takes.
-static std::string launchArgText(const gen::KernelSpec &spec) {
+/// A program as reduced: its text, launch values, and what is left of it.
+struct ReducedKernel {
   std::string text;
-  for (const std::string &arg : spec.launchArgs())
-    text += " --arg " + arg;
-  return text;
+  std::vector<std::string> launchArgs;
+  std::string size;
+  std::string argText() const {
+    std::string out;
+    for (const std::string &arg : launchArgs)
+      out += " --arg " + arg;
+    return out;
+  }
+};
+
+/// The generator flags of this run, for the comments of saved kernels.
+static std::string generatorFlags() {
+  return " --max-tiles " + std::to_string(fuzzMaxTiles) + (fuzzMath ? " --math" : "") +
+         (fuzzLoops ? " --loops" : "") + (fuzzPhases ? " --phases" : "") +
+         (fuzzInts ? " --ints" : "") + (fuzzMatmul ? " --matmul" : "");
 }
 
 /// The reproducer of an unsupported reason: the reduced kernel with the
 /// command that shows the diagnostic (what to lower next, not a lit test:
 /// it stops being unsupported when the lowering covers it).
-static std::string unsupportedReproducer(const gen::KernelSpec &spec, const ArchTarget &target,
+static std::string unsupportedReproducer(const ReducedKernel &kernel, const ArchTarget &target,
                                          uint64_t seed, const Outcome &first,
                                          const Outcome &reduced, llvm::StringRef file) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "// Unsupported on " << target.name << ", found by `ktflow fuzz --max-tiles "
-     << fuzzMaxTiles << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << (fuzzPhases ? " --phases" : "") << (fuzzInts ? " --ints" : "") << " --seed " << seed << " --count 1 --arch " << target.name << "`"
+  os << "// Unsupported on " << target.name << ", found by `ktflow fuzz" << generatorFlags()
+     << " --seed " << seed << " --count 1 --arch " << target.name << "`"
      << (fuzzNoReduce ? "" : ", reduced") << ".\n"
      << "// Reason: " << first.reason << "\n"
      << "// It stops with: " << reduced.detail << "\n"
      << "// Reproduce: ktflow run " << file << " --arch " << target.name << " --seed " << seed
-     << launchArgText(spec) << "\n";
-  gen::printKernel(spec, os);
+     << kernel.argText() << "\n";
+  os << kernel.text;
   return text;
 }
 
@@ -303,25 +323,28 @@ static std::string tsvField(llvm::StringRef text) {
 }
 
 /// The lit test of a reduced failure: it passes once the bug is fixed.
-static std::string regressionTest(const gen::KernelSpec &spec, const ArchTarget &target,
+static std::string regressionTest(const ReducedKernel &kernel, const ArchTarget &target,
                                   uint64_t seed, const Outcome &outcome) {
   std::string test;
   llvm::raw_string_ostream os(test);
-  os << "// Regression found by `ktflow fuzz --max-tiles " << fuzzMaxTiles
-     << (fuzzMath ? " --math" : "") << (fuzzLoops ? " --loops" : "") << (fuzzPhases ? " --phases" : "") << (fuzzInts ? " --ints" : "") << " --seed " << seed
-     << " --count 1 --arch "
-     << target.name << "`, reduced.\n"
+  os << "// Regression found by `ktflow fuzz" << generatorFlags() << " --seed " << seed
+     << " --count 1 --arch " << target.name << "`, reduced.\n"
      << "// It failed with: " << outcome.detail << "\n"
      << "// RUN: ktflow run %s --arch " << target.name << " --seed " << seed
-     << launchArgText(spec) << " | FileCheck %s\n"
+     << kernel.argText() << " | FileCheck %s\n"
      << "// CHECK: comparison:\n"
      << "// CHECK-NOT: MISMATCH\n"
      << "// CHECK: simulated cycles\n";
-  gen::printKernel(spec, os);
+  os << kernel.text;
   return test;
 }
 
 static int runFuzz() {
+  if (fuzzMatmul && (fuzzMath || fuzzLoops || fuzzPhases || fuzzInts)) {
+    llvm::errs() << "ktflow fuzz: --matmul draws matmul kernels; it excludes --math, --loops, "
+                    "--phases and --ints\n";
+    return 1;
+  }
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -350,7 +373,12 @@ static int runFuzz() {
   struct Program {
     uint64_t seed;
     gen::KernelSpec spec;
+    /// With --matmul, the matmul drawn instead of `spec`.
+    std::optional<gen::MatmulSpec> matmul;
     std::string text, bufferName;
+    std::vector<std::string> launchArgs() const {
+      return matmul ? std::vector<std::string>() : spec.launchArgs();
+    }
   };
   std::vector<Program> programs;
   for (uint64_t i = 0; i < fuzzCount; ++i) {
@@ -361,10 +389,18 @@ static int runFuzz() {
     generatorOptions.loops = fuzzLoops;
     generatorOptions.phases = fuzzPhases;
     generatorOptions.ints = fuzzInts;
+    std::string bufferName = "fuzz-seed" + std::to_string(seed) + ".mlir";
+    if (fuzzMatmul) {
+      gen::RandomMatmulOptions matmulOptions;
+      matmulOptions.maxTiles = fuzzMaxTiles;
+      gen::MatmulSpec matmul = gen::randomMatmul(seed, matmulOptions);
+      std::string text = gen::matmulKernel(matmul);
+      programs.push_back({seed, gen::KernelSpec(), matmul, std::move(text), bufferName});
+      continue;
+    }
     gen::KernelSpec spec = gen::randomKernel(seed, generatorOptions);
     std::string text = gen::printKernel(spec);
-    programs.push_back(
-        {seed, std::move(spec), std::move(text), "fuzz-seed" + std::to_string(seed) + ".mlir"});
+    programs.push_back({seed, std::move(spec), std::nullopt, std::move(text), bufferName});
   }
   unsigned jobs = fuzzJobs ? unsigned(fuzzJobs) : defaultJobs();
   // Worker 0 runs in this context; the others each in their own, with the
@@ -404,11 +440,37 @@ static int runFuzz() {
                        "cannot load '" + own.name + "' in a worker's context"};
       } else {
         outcomes[k] = runOne(w == 0 ? context : *worker.context, program.text,
-                             program.bufferName, own, program.seed, program.spec.launchArgs());
+                             program.bufferName, own, program.seed, program.launchArgs());
       }
       progress.finished();
     });
   }
+
+  // A program reduced while `same` holds of its outcome on `target`:
+  // KernelSpecs by gen::reduceKernel, matmuls greedily by shrinkMatmul.
+  auto reduceProgram = [&](const Program &program, const ArchTarget &target,
+                           const std::function<bool(const Outcome &)> &same) {
+    auto holds = [&](const std::string &text, const std::vector<std::string> &args) {
+      return same(runOne(context, text, program.bufferName, target, program.seed, args));
+    };
+    if (program.matmul) {
+      gen::MatmulSpec spec = *program.matmul;
+      for (bool shrunk = !fuzzNoReduce; shrunk;) {
+        shrunk = false;
+        for (const gen::MatmulSpec &candidate : gen::shrinkMatmul(spec))
+          if (holds(gen::matmulKernel(candidate), {})) {
+            spec = candidate;
+            shrunk = true;
+            break;
+          }
+      }
+      return ReducedKernel{gen::matmulKernel(spec), {}, gen::matmulCommand(spec)};
+    }
+    gen::KernelSpec reduced = reduce(program.spec, [&](const gen::KernelSpec &candidate) {
+      return holds(gen::printKernel(candidate), candidate.launchArgs());
+    });
+    return ReducedKernel{gen::printKernel(reduced), reduced.launchArgs(), describeSize(reduced)};
+  };
 
   // (description, reason) -> count (and reproducer), for the unsupported
   // and failing kinds.
@@ -417,7 +479,7 @@ static int runFuzz() {
   unsigned failures = 0, unsupported = 0;
   for (uint64_t i = 0; i < fuzzCount; ++i) {
     uint64_t seed = programs[i].seed;
-    const gen::KernelSpec &spec = programs[i].spec;
+    const Program &program = programs[i];
     const std::string &text = programs[i].text;
     const std::string &bufferName = programs[i].bufferName;
     for (size_t t = 0; t < targets.size(); ++t) {
@@ -437,14 +499,11 @@ static int runFuzz() {
         // still unsupported for the same reason on the same description.
         std::string stem =
             "unsupported-" + target.name + "-" + std::to_string(++target.reproducers);
-        gen::KernelSpec reduced = reduce(spec, [&](const gen::KernelSpec &candidate) {
-          Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed,
-                                 candidate.launchArgs());
+        ReducedKernel reduced = reduceProgram(program, target, [&](const Outcome &again) {
           return again.verdict == Verdict::Unsupported && again.reason == outcome.reason;
         });
         Outcome reducedOutcome =
-            runOne(context, gen::printKernel(reduced), bufferName, target, seed,
-                   reduced.launchArgs());
+            runOne(context, reduced.text, bufferName, target, seed, reduced.launchArgs);
         std::string path;
         if (!fuzzNoReduce && !writeFile(fuzzOut, stem + "-original.mlir", text, path))
           continue;
@@ -455,7 +514,7 @@ static int runFuzz() {
                        path))
           continue;
         known.file = stem + ".mlir";
-        known.size = describeSize(reduced);
+        known.size = reduced.size;
         continue;
       }
       ++target.fail;
@@ -470,15 +529,13 @@ static int runFuzz() {
         llvm::outs() << "  saved " << path << "\n";
       if (fuzzNoReduce || fuzzRegressions.empty())
         continue;
-      gen::KernelSpec reduced = reduce(spec, [&](const gen::KernelSpec &candidate) {
-        Outcome again = runOne(context, gen::printKernel(candidate), bufferName, target, seed,
-                                 candidate.launchArgs());
+      ReducedKernel reduced = reduceProgram(program, target, [&](const Outcome &again) {
         return again.verdict == Verdict::Fail && again.reason == outcome.reason;
       });
       if (writeFile(fuzzRegressions,
                     "fuzz-" + target.name + "-seed" + std::to_string(seed) + ".mlir",
                     regressionTest(reduced, target, seed, outcome), path))
-        llvm::outs() << "  reduced to " << describeSize(reduced) << ": " << path << "\n";
+        llvm::outs() << "  reduced to " << reduced.size << ": " << path << "\n";
     }
   }
 

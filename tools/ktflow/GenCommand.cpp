@@ -64,7 +64,8 @@ static cl::opt<std::string>
     genKernel("kernel",
               cl::desc("Benchmark kernel: add, mul, fma, relu, "
                        "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, colsum, rowloop, softmax, "
-                       "layernorm, rmsnorm, rope, swiglu, fill, matmul (--shape MxNxK), transpose, "
+                       "layernorm, rmsnorm, rope, swiglu, fill, matmul, matmul-bias-gelu, "
+                       "matmul-silu-mul (--shape MxNxK), transpose, "
                        "gather (--shape NxD: N rows of D from an N x D table)"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
@@ -75,6 +76,15 @@ static cl::opt<std::string> genDtype("dtype", cl::desc("Benchmark element type: 
                                      cl::sub(genCmd));
 static cl::opt<int64_t> genGrid("grid", cl::desc("Benchmark grid (number of tiles)"), cl::init(1),
                                 cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
+static cl::opt<int64_t> genKBlock("k-block",
+                                  cl::desc("The K extent of one loop iteration of a matmul "
+                                           "kernel (default 64)"),
+                                  cl::init(kMatmulKBlock), cl::cat(ktflow::tool::inputCategory()),
+                                  cl::sub(genCmd));
+static cl::opt<bool> genMatmul("matmul",
+                               cl::desc("With --random: a random matmul (small M, N, K, K "
+                                        "loops, epilogues), as `ktflow fuzz --matmul` draws"),
+                               cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<unsigned> genCount("count",
                                   cl::desc("Random kernels of seeds S..S+N-1; with -o DIR, "
                                            "one file DIR/seed-S.mlir each"),
@@ -115,8 +125,23 @@ static int writeText(const std::string &path, const std::string &text) {
   return 0;
 }
 
+/// A matmul kernel's text, verified on request.
+static int writeMatmul(const MatmulSpec &mm) {
+  std::string text = matmulKernel(mm);
+  if (genVerify) {
+    mlir::DialectRegistry registry;
+    ktflow::registerAllDialects(registry);
+    mlir::MLIRContext context(registry);
+    if (!verifyKernel(context, text, genOutput == "-" ? "<generated>" : genOutput.getValue()))
+      return fail("the generated kernel does not verify");
+  }
+  return writeText(genOutput, text);
+}
+
 /// `--random --count N`: seeds S..S+N-1, each verified on request.
 static int runRandomSeeds(const RandomKernelOptions &options) {
+  RandomMatmulOptions matmulOptions;
+  matmulOptions.maxTiles = options.maxTiles;
   bool toDirectory = genOutput != "-";
   if (toDirectory)
     if (std::error_code ec = llvm::sys::fs::create_directories(genOutput))
@@ -127,11 +152,20 @@ static int runRandomSeeds(const RandomKernelOptions &options) {
   std::string all;
   unsigned failures = 0;
   for (uint64_t seed = genSeed; seed < genSeed + genCount; ++seed) {
-    KernelSpec spec = randomKernel(seed, options);
-    if (std::optional<std::string> problem = spec.validate())
-      return fail("internal error: seed " + std::to_string(seed) +
-                  " gave an invalid kernel spec: " + *problem);
-    std::string text = printKernel(spec);
+    std::string text;
+    if (genMatmul) {
+      MatmulSpec mm = randomMatmul(seed, matmulOptions);
+      if (std::optional<std::string> problem = matmulProblem(mm))
+        return fail("internal error: seed " + std::to_string(seed) +
+                    " gave an invalid matmul: " + *problem);
+      text = matmulKernel(mm);
+    } else {
+      KernelSpec spec = randomKernel(seed, options);
+      if (std::optional<std::string> problem = spec.validate())
+        return fail("internal error: seed " + std::to_string(seed) +
+                    " gave an invalid kernel spec: " + *problem);
+      text = printKernel(spec);
+    }
     std::string name = "seed-" + std::to_string(seed) + ".mlir";
     llvm::SmallString<256> path(genOutput.getValue());
     llvm::sys::path::append(path, name);
@@ -166,30 +200,38 @@ static int runGen() {
     options.loops = genLoops;
     options.phases = genPhases;
     options.ints = genInts;
+    if (genMatmul && (genMath || genLoops || genPhases || genInts))
+      return fail("--matmul excludes --math, --loops, --phases and --ints");
+    if (genMatmul && genCount == 1) {
+      RandomMatmulOptions matmulOptions;
+      matmulOptions.maxTiles = genMaxTiles;
+      return writeMatmul(randomMatmul(genSeed, matmulOptions));
+    }
     if (genCount > 1)
       return runRandomSeeds(options);
     spec = randomKernel(genSeed, options);
-  } else if (genKernel == "matmul") {
-    // Example 10's form (MatmulKernel.h): --shape MxNxK, f16 only.
-    if (genDtype != "f16")
-      return fail("--kernel matmul is f16 (products summed in f32), got --dtype " + genDtype);
+  } else if (std::optional<MatmulEpilogue> epilogue = parseMatmulKind(genKernel)) {
+    // Example 10's form, or 20's with an epilogue (MatmulKernel.h):
+    // --shape MxNxK, f16 operands and f32 sums, the result f16 (or f32
+    // for the bare product).
+    MatmulSpec mm;
+    mm.epilogue = *epilogue;
+    if (genDtype == "f32" && *epilogue == MatmulEpilogue::None)
+      mm.storeF32 = true;
+    else if (genDtype != "f16")
+      return fail("--kernel " + genKernel + " has f16 operands (products summed in f32) and an " +
+                  (*epilogue == MatmulEpilogue::None ? "f16 or f32" : "f16") +
+                  " result, got --dtype " + genDtype);
     llvm::SmallVector<llvm::StringRef, 3> parts;
     llvm::StringRef(genShape).split(parts, 'x');
-    int64_t dims[3] = {0, 0, 0};
-    if (parts.size() != 3 || parts[0].getAsInteger(10, dims[0]) ||
-        parts[1].getAsInteger(10, dims[1]) || parts[2].getAsInteger(10, dims[2]))
-      return fail("--kernel matmul takes --shape MxNxK, got '" + genShape + "'");
-    if (std::optional<std::string> problem = matmulProblem(dims[0], dims[1], dims[2], genGrid))
-      return fail("--kernel matmul: " + *problem);
-    std::string text = matmulKernel(dims[0], dims[1], dims[2], genGrid);
-    if (genVerify) {
-      mlir::DialectRegistry registry;
-      ktflow::registerAllDialects(registry);
-      mlir::MLIRContext context(registry);
-      if (!verifyKernel(context, text, genOutput == "-" ? "<generated>" : genOutput.getValue()))
-        return fail("the generated kernel does not verify");
-    }
-    return writeText(genOutput, text);
+    if (parts.size() != 3 || parts[0].getAsInteger(10, mm.m) ||
+        parts[1].getAsInteger(10, mm.n) || parts[2].getAsInteger(10, mm.k))
+      return fail("--kernel " + genKernel + " takes --shape MxNxK, got '" + genShape + "'");
+    mm.tiles = genGrid;
+    mm.kBlock = genKBlock;
+    if (std::optional<std::string> problem = matmulProblem(mm))
+      return fail("--kernel " + genKernel + ": " + *problem);
+    return writeMatmul(mm);
   } else if (genKernel == "gather") {
     // Example 16's form (GatherKernel.h): --shape NxD, f16 or f32.
     if (genDtype != "f16" && genDtype != "f32")
