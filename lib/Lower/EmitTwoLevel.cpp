@@ -230,6 +230,12 @@ LogicalResult GroupLowering::emitTwoLevel() {
           if (!nextColumn && spansTwoVectors(columnPhase(loads[i], c, tile).lane, seg.rows))
             nextColumn = vec.newReg();
     }
+    // Dense rows (RowRealign.cpp): the two aligned vectors of each dense
+    // load a read spans.
+    SmallVector<std::pair<ktunit::Reg, ktunit::Reg>> denseHeld(loads.size());
+    for (auto [i, t] : llvm::enumerate(loads))
+      if (t.denseRows)
+        denseHeld[i] = {vec.newReg(), vec.newReg()};
     std::optional<std::string> vectorProblem;
     // The compute unit reads its memory directly: every vector must start
     // where its access rule allows (a column broadcast steps one element
@@ -282,6 +288,13 @@ LogicalResult GroupLowering::emitTwoLevel() {
     };
     auto emitTileBody = [&](int64_t k) -> LogicalResult {
       const Tile &tile = list[k];
+      std::optional<DenseRowTile> dense;
+      if (hasDenseLoads()) {
+        FailureOr<DenseRowTile> realign = denseRowTile(tile);
+        if (failed(realign))
+          return failure();
+        dense = *realign;
+      }
       vec.acquire(innerInputs[c], Side::consumer);
       vec.acquire(innerOutputs[c], Side::producer);
       if (phased) {
@@ -360,11 +373,32 @@ LogicalResult GroupLowering::emitTwoLevel() {
         }
       if (reduction) {
         auto read = [&](const SpacePosition &pos) -> LogicalResult {
-          loadInputs([&](const Transfer &t, bool &broadcast) {
-            return positionAddress(t, innerSlot(t, k), pos, broadcast);
-          });
+          if (!dense) {
+            loadInputs([&](const Transfer &t, bool &broadcast) {
+              return positionAddress(t, innerSlot(t, k), pos, broadcast);
+            });
+            return success();
+          }
+          loadDenseRows(
+              vec, *dense, pos, reg, denseHeld,
+              [&](const Transfer &t) { return innerSlot(t, k); }, checkAligned,
+              [&](unsigned i, BlockArgument arg) {
+                if (llvm::is_contained(columnLoads, size_t(computeInputs[i].loadIndex)))
+                  return;
+                const Transfer &t = innerLoads[computeInputs[i].loadIndex];
+                bool broadcast;
+                dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+                loadInput(arg, t, address, broadcast);
+              });
           return success();
         };
+        // Dense rows are folded in periods of rows with one shift each.
+        reduction->setRowPeriod(dense ? dense->period : 1);
+        reduction->setDenseColumns(dense.has_value());
+        auto resetPeriod = llvm::make_scope_exit([&] {
+          reduction->setRowPeriod(1);
+          reduction->setDenseColumns(false);
+        });
         auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
           return emitBody(vec, reg, [](unsigned, ktunit::Reg) {}, &fixed);
         };

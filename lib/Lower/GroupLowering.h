@@ -398,6 +398,17 @@ private:
                      const SpacePosition &pos, llvm::DenseMap<Value, ktunit::Reg> &reg,
                      ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held,
                      llvm::function_ref<void(unsigned, BlockArgument)> receiveOther);
+  /// Compute unit on two levels, which reads its memory directly: every
+  /// input of the vector at `pos` into `reg`, each piece of a dense one
+  /// from the two aligned vectors of its inner slot (`slotOf`) it spans,
+  /// vloaded into `held` (`checkVector` sees each address), the others by
+  /// `loadOther`.
+  void loadDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,
+                     const SpacePosition &pos, llvm::DenseMap<Value, ktunit::Reg> &reg,
+                     ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held,
+                     llvm::function_ref<dc::Address(const Transfer &)> slotOf,
+                     llvm::function_ref<void(const Transfer &, const dc::Address &)> checkVector,
+                     llvm::function_ref<void(unsigned, BlockArgument)> loadOther);
 
   /// The DMA unit over-fetched reads start on (global memory's rule).
   Bytes overFetchUnit{1};

@@ -23,14 +23,17 @@
 //
 // Lowered: row reductions (and column reductions, whose fold then reads
 // the rows in memory order, one accumulator per vector of a row) of a
-// two-dimensional space on one scratchpad
-// level whose loads with rows are all dense, of one element type, and
-// start at the same lead on every core; row operands and scalars beside
-// them are pushed per vector between the dense loads' aligned vectors, in
-// the order the compute unit reads them (ReductionNest::emitInputOrder
-// with the same row period); column operands are held a vector of rows at
-// a time, pushed at each block's start (the period divides the vector
-// width, so blocks start on periods). Anything else is diagnosed.
+// two-dimensional space whose loads with rows are all dense, of one
+// element type, and start at the same lead on every core; row operands and
+// scalars beside them are pushed per vector between the dense loads'
+// aligned vectors, in the order the compute unit reads them
+// (ReductionNest::emitInputOrder with the same row period); column
+// operands are held a vector of rows at a time, pushed at each block's
+// start (the period divides the vector width, so blocks start on
+// periods). On two scratchpad levels the tile DMA copies the dense slot as
+// it is and the compute unit, which reads its memory directly, vloads the
+// two aligned vectors each read spans (loadDenseRows) instead of holding
+// a pushed pair. Anything else is diagnosed.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
@@ -67,8 +70,8 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   // column fold).
   bool columnFold = reduction && !reduction->isRowReduction() &&
                     reduction->reducedDim() == (int64_t)space.size() - 2;
-  if (twoLevel || !reduction || (!reduction->isRowReduction() && !columnFold))
-    return notLowered(*first, "outside a row or column reduction on one scratchpad level");
+  if (!reduction || (!reduction->isRowReduction() && !columnFold))
+    return notLowered(*first, "outside a row or column reduction");
   if (columnFold && llvm::any_of(loads, [&](const Transfer &t) { return isColumnLoad(t); }))
     return notLowered(*first, "beside a column operand in a column reduction");
   for (auto [i, in] : llvm::enumerate(computeInputs)) {
@@ -157,11 +160,18 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   // that start as far into their vector would: then only the next vector
   // is received up front.
   dense.primeBoth = !(dense.lead < reach);
-  for (const Transfer &t : loads)
-    if (t.denseRows && dense.pushBase + vector * dense.pushes > t.bytes)
+  for (auto [i, t] : llvm::enumerate(loads)) {
+    if (!t.denseRows)
+      continue;
+    // On two levels the compute unit reads the inner copy of the slot.
+    if (twoLevel && !innerLoads[i].denseRows)
+      return notLowered(t, "copied into an inner slot of padded rows");
+    Bytes slot = twoLevel ? std::min(t.bytes, innerLoads[i].bytes) : t.bytes;
+    if (dense.pushBase + vector * dense.pushes > slot)
       return notLowered(t, "reading " + Twine((dense.pushBase + vector * dense.pushes).count()) +
-                               " bytes of aligned vectors from a " + Twine(t.bytes.count()) +
+                               " bytes of aligned vectors from a " + Twine(slot.count()) +
                                "-byte slot");
+  }
   return dense;
 }
 
@@ -297,6 +307,57 @@ void GroupLowering::readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTil
                    if (piece < reads && (advance || piece > 0)) {
                      vec.unary(dc::Opcode::Mov, current, next);
                      vec.recv(next, type, count, loadUnit);
+                   }
+                   vec.ext(r, current, next, lane);
+                 });
+  }
+}
+
+void GroupLowering::loadDenseRows(
+    ktunit::ProgramBuilder &vec, const DenseRowTile &dense, const SpacePosition &pos,
+    llvm::DenseMap<Value, ktunit::Reg> &reg, ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held,
+    llvm::function_ref<dc::Address(const Transfer &)> slotOf,
+    llvm::function_ref<void(const Transfer &, const dc::Address &)> checkVector,
+    llvm::function_ref<void(unsigned, BlockArgument)> loadOther) {
+  int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
+  Bytes vector = dense.vectorBytes;
+  // The shift of the read at `pos` (as readDenseRows), and the aligned
+  // vector its first piece starts in: the position's constant part, the
+  // loop terms whole periods of rows and whole vectors.
+  int64_t row = pos.constant[rowDim] % dense.period;
+  Bytes into = (dense.lead + dense.rowBytes * row) % vector;
+  int64_t lane = toElements(into, dense.elementSize).count();
+  Bytes start = dense.lead + dense.rowBytes * pos.constant[rowDim] +
+                toBytes(Elements(pos.constant[last]), dense.elementSize);
+  int64_t reads = denseReads(dense, pos);
+  Block &body = computeStage->getRegion(0).front();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    const ComputeInput &in = computeInputs[i];
+    if (in.splat)
+      continue;
+    if (!loads[in.loadIndex].denseRows) {
+      loadOther(i, arg);
+      continue;
+    }
+    const Transfer &t = innerLoads[in.loadIndex];
+    auto [current, next] = held[in.loadIndex];
+    // A piece wholly past the row's end is built from the pair as it is
+    // (padding lanes, which the fold masks).
+    gatherPieces(vec, reg[arg], t, dense.piecesPerStep,
+                 [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t piece) {
+                   if (piece < reads) {
+                     dc::Address address = slotOf(t);
+                     address.offset =
+                         address.offset + dense.pushBase + vector * (start / vector + piece);
+                     for (auto [depth, rows] : pos.terms[rowDim])
+                       address.terms.push_back({depth, dense.rowBytes * rows, 0});
+                     for (auto [depth, elements] : pos.terms[last])
+                       address.terms.push_back(
+                           {depth, toBytes(Elements(elements), dense.elementSize), 0});
+                     checkVector(t, address);
+                     vec.vload(current, type, count, address);
+                     address.offset = address.offset + vector;
+                     vec.vload(next, type, count, address);
                    }
                    vec.ext(r, current, next, lane);
                  });

@@ -8,9 +8,11 @@
 // as one run, which needs the tile's rows to follow each other in global
 // memory: the tile spans whole rows of the tensor. Only loads of row
 // reductions, and of column reductions whose rows are a few vectors each,
-// on one scratchpad level are decided dense (the lowering
-// realigns their rows in the compute unit; stores and two levels keep
-// padded rows and their diagnostics).
+// are decided dense (the lowering realigns their rows in the compute unit;
+// stores keep padded rows and their diagnostics). On two scratchpad levels
+// the inner buffer is a byte-for-byte copy of the outer one (the tile DMA
+// copies whole slots), so both take the outer buffer's layout and the
+// inner slot keeps its DMA unit lead.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/RowLayout.h"
@@ -24,8 +26,24 @@ using namespace ktflow::ktsched;
 
 namespace {
 
-/// The global-memory access rule of the DMA that fills `buffer`.
+/// The buffer of the outer scratchpad level that `buffer` (of the inner
+/// level of two) is copied from, slot for slot.
+BufferOp sourceBuffer(BufferOp buffer) {
+  if (buffer->getNumOperands() == 0)
+    return BufferOp();
+  auto result = dyn_cast<OpResult>(buffer->getOperand(0));
+  auto stage = result ? dyn_cast<StageOp>(result.getOwner()) : StageOp();
+  if (!stage || stage.getRole() != "dma_load" ||
+      result.getResultNumber() >= stage->getNumOperands())
+    return BufferOp();
+  return stage->getOperand(result.getResultNumber()).getDefiningOp<BufferOp>();
+}
+
+/// The global-memory access rule of the DMA that fills `buffer` (on two
+/// levels, of the one that fills the outer buffer it is copied from).
 const AccessRule *fillingDmaRule(BufferOp buffer, const ArchModel &model) {
+  if (BufferOp source = sourceBuffer(buffer))
+    return fillingDmaRule(source, model);
   if (buffer->getNumOperands() == 0)
     return nullptr;
   auto stage = buffer->getOperand(0).getDefiningOp<StageOp>();
@@ -74,11 +92,10 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   } else if (reduced.front() != rank - 1) {
     return false;
   }
-  // One scratchpad level: no buffer inside the tile's pipeline is filled
-  // by a DMA of its own.
-  for (BufferOp other : groupBuffers(group))
-    if (auto level = other->getAttrOfType<IntegerAttr>("level"); level && level.getInt() > 0)
-      return false;
+  // On two scratchpad levels the inner buffer is a byte copy of the outer
+  // one: dense exactly when that is (the same tile, the same rule).
+  if (BufferOp source = sourceBuffer(buffer))
+    return needsDenseRows(source, tile, model);
   auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
   if (!dims || dims.size() != 2 || dims[0] != rank - 2 || dims[1] != rank - 1)
     return false;

@@ -6,7 +6,8 @@
 // slot, which needs one DMA run per row at the tensor's row stride; where
 // the description's DMA access rule for global memory forbids that stride,
 // a dense slot holds the rows back to back, exactly as in global memory,
-// moved as one run, and the compute unit realigns them (lib/Lower/RowRealign).
+// moved as one run, and the compute unit realigns them (lib/Lower/RowRealign;
+// on two levels the tile DMA copies the dense slot as it is).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KTFLOW_SCHEDULE_ROWLAYOUT_H
@@ -27,10 +28,11 @@ inline constexpr llvm::StringLiteral kDenseRows = "dense";
 /// Whether `buffer` (filled by a DMA load from global memory, rows of
 /// `tile` that are not whole vectors) takes dense rows: its group is a row
 /// reduction (or a column reduction of rows of at most kDenseColumnVectors
-/// vectors) of a two-dimensional space on one scratchpad level, the tile's rows follow each other in
-/// global memory without gaps (one contiguous run), and the tensor's row
-/// stride is not aligned to the DMA's global access rule (padded rows
-/// would need that stride).
+/// vectors) of a two-dimensional space, the tile's rows follow each other
+/// in global memory without gaps (one contiguous run), and the tensor's
+/// row stride is not aligned to the DMA's global access rule (padded rows
+/// would need that stride). A buffer of the inner scratchpad level of two
+/// (copied slot for slot from an outer one) is dense when that one is.
 bool needsDenseRows(BufferOp buffer, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model);
 
 /// Bytes one dense copy of `buffer` takes: its rows back to back, room for

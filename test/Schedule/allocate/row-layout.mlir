@@ -10,11 +10,20 @@
 // DENSE: ktsched.buffer {{.*}}bytes = [[BYTES]] : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg0}
 // DENSE-NOT: row_pitch
 //
+// On deep's two scratchpad levels the outer buffer (L2) and the inner one
+// it is copied into slot for slot (L1) both take dense rows, of the same
+// bytes: 1200 + 32 (a 32-byte DMA unit of lead) up to 1280 (64-byte
+// vectors), + 64 = 1344.
+// RUN: ktflow-opt %S/../../Run/Inputs/row_reduce_dense_6x100_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=TWO
+// TWO: ktsched.buffer {{.*}}bytes = 1344 : i64{{.*}}level = 0 : i64, memory = "l2", row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg0}
+// TWO: ktsched.buffer {{.*}}bytes = 1344 : i64{{.*}}level = 1 : i64, memory = "l1", row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg0}
+// TWO-NOT: row_pitch
+//
 // Negative twins, padded rows: rows whose stride is whole DMA units (4
-// rows of 1000 f32 1024 elements apart on sample), and the same 200-byte
-// rows on deep's two scratchpad levels (the realignment is lowered on one).
+// rows of 1000 f32 1024 elements apart on sample, and on deep's two
+// levels, both of which keep the pitch).
 // RUN: ktflow-opt %S/../../Run/Inputs/row_reduce_padded_4x1000_f32.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_alloc | FileCheck %s --check-prefix=PAD
-// RUN: ktflow-opt %S/../../Run/Inputs/row_reduce_dense_6x100_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=PAD
+// RUN: ktflow-opt %S/../../Run/Inputs/row_reduce_padded_4x1000_f32.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=PAD
 // PAD: row_pitch = #ktsched.decision
 // PAD-NOT: row_layout
 //
@@ -32,11 +41,16 @@
 // RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wide_rows_45x80_f16.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_alloc | FileCheck %s --check-prefix=DENSE -DBYTES=7360
 // RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wide_rows_45x80_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=DENSE -DBYTES=7552
 //
+// And on deep's two levels (1080 + 32 up to 1152, + 64 = 1216), both.
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_dense_45x12_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=TWOCOL
+// TWOCOL: ktsched.buffer {{.*}}bytes = 1216 : i64{{.*}}level = 0 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">
+// TWOCOL: ktsched.buffer {{.*}}bytes = 1216 : i64{{.*}}level = 1 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">
+//
 // Negative twins: a column reduction whose rows are more vectors than a
 // dense column fold holds accumulators for (300 f16: 5 of spyre's
-// 64-lane vectors), and the one-vector rows on deep's two levels, keep
-// padded rows.
+// 64-lane vectors, 10 of deep's 32-lane ones) keeps padded rows, on one
+// level and on two.
 // RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wider_rows_45x300_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=NODENSE
-// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_dense_45x12_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=NODENSE
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wider_rows_45x300_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=NODENSE
 // NODENSE: ktsched.buffer
 // NODENSE-NOT: row_layout
