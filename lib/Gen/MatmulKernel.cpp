@@ -19,6 +19,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 using namespace ktflow;
 
 llvm::StringRef gen::matmulKindName(MatmulEpilogue epilogue) {
@@ -58,9 +61,23 @@ std::optional<std::string> gen::matmulProblem(const MatmulSpec &spec) {
   if (spec.k % spec.kBlock)
     return llvm::formatv("K = {0} is not a multiple of the K block {1}", spec.k, spec.kBlock)
         .str();
-  if (spec.storeF32 && spec.epilogue != MatmulEpilogue::None)
-    return std::string("an f32 result is for the bare product only");
   return std::nullopt;
+}
+
+/// `v` in as few digits as read back exactly ("1.5", "-0.25").
+static std::string shortest(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", v);
+  for (int digits = 1; digits <= 17; ++digits) {
+    char candidate[32];
+    std::snprintf(candidate, sizeof(candidate), "%.*g", digits, v);
+    if (std::strtod(candidate, nullptr) == v)
+      return llvm::StringRef(candidate).contains_insensitive("e") ||
+                     llvm::StringRef(candidate).contains('.')
+                 ? std::string(candidate)
+                 : std::string(candidate) + ".0";
+  }
+  return text;
 }
 
 std::string gen::matmulCommand(const MatmulSpec &spec) {
@@ -72,6 +89,8 @@ std::string gen::matmulCommand(const MatmulSpec &spec) {
     s += " --k-block " + std::to_string(spec.kBlock);
   if (spec.storeF32)
     s += " --dtype f32";
+  if (spec.init != 0.0)
+    s += " --init " + shortest(spec.init);
   return s;
 }
 
@@ -138,7 +157,8 @@ std::string gen::matmulKernel(const MatmulSpec &spec) {
   if (epilogue)
     view("r_mem", rowArg, 1, n, "f16", rowSet(n));
   view("c_mem", "C", m, n, outType, box(m, n));
-  os << llvm::formatv("    %acc0 = arith.constant dense<0.0> : tensor<{0}x{1}xf32>\n", bm, bn);
+  os << llvm::formatv("    %acc0 = arith.constant dense<{2}> : tensor<{0}x{1}xf32>\n", bm, bn,
+                      spec.init == 0.0 ? std::string("0.0") : shortest(spec.init));
   os << llvm::formatv("    %acc = scf.for %k0 = %c0 to %ck step %cbk\n"
                       "        iter_args(%part = %acc0) -> (tensor<{0}x{1}xf32>) {{\n",
                       bm, bn);
@@ -257,21 +277,21 @@ gen::MatmulSpec gen::randomMatmul(uint64_t seed, const RandomMatmulOptions &opti
   // Per grid tile: rows of whole 8-row blocks; columns and K blocks of
   // whole 128-byte rows (64 f16: spyre's stick, two of sample's and deep's
   // accesses), or 32 columns where two column tiles merge into such a row
-  // (an even number of them, and no epilogue: ktsched-schedule-contraction
-  // crashes merging an epilogue's row operand, seen on spyre with
-  // `matmul-silu-mul --shape 8x64x64 --grid 2`); one to four K steps (one
-  // or two of 128).
+  // (an even number of them); one to four K steps (one or two of 128).
   const int64_t rows[] = {8, 8, 16, 32};
   const int64_t cols[] = {32, 64, 64, 128};
   const int64_t kBlocks[] = {64, 64, 128};
   spec.m = rng.pick(rows) * gm;
   int64_t bn = rng.pick(cols);
-  if (bn == 32 && (gn % 2 || spec.epilogue != MatmulEpilogue::None))
+  if (bn == 32 && gn % 2)
     bn = 64;
   spec.n = bn * gn;
   spec.kBlock = rng.pick(kBlocks);
   spec.k = spec.kBlock * int64_t(1 + rng.below(spec.kBlock == 128 ? 2 : 4));
-  spec.storeF32 = spec.epilogue == MatmulEpilogue::None && rng.below(3) == 0;
+  spec.storeF32 = rng.below(3) == 0;
+  // The sums start from zero, or from a splat constant (C + A @ B).
+  const double inits[] = {0.0, 0.0, 0.0, 1.5, -0.25};
+  spec.init = rng.pick(inits);
   spec.origin = "ktflow fuzz --matmul --seed " + std::to_string(seed) + " (" +
                 matmulCommand(spec) + ")";
   return spec;
@@ -307,6 +327,11 @@ std::vector<gen::MatmulSpec> gen::shrinkMatmul(const MatmulSpec &spec) {
   if (spec.storeF32) {
     MatmulSpec s = spec;
     s.storeF32 = false;
+    add(s);
+  }
+  if (spec.init != 0.0) {
+    MatmulSpec s = spec;
+    s.init = 0.0;
     add(s);
   }
   auto [gm, gn] = matmulGrid(spec.tiles);

@@ -244,9 +244,7 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
         cases.push_back({gen::BenchKind::Add, gen::ElemType::F16, size, size, grid, size});
   }
   // The epilogue kernels (example 20's form: a 1 x N row broadcast along M)
-  // at the sizes whose grid tiles fit, with column tiles of at least 64
-  // (merging narrower ones' epilogue rows crashes
-  // ktsched-schedule-contraction today: 256 on 32 tiles).
+  // at the sizes whose grid tiles fit.
   for (gen::MatmulEpilogue epilogue :
        {gen::MatmulEpilogue::BiasGelu, gen::MatmulEpilogue::SiluMul})
     for (int64_t size : {256, 512}) {
@@ -254,8 +252,7 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
       if (bytes < minBytes || bytes > maxBytes)
         continue;
       for (int64_t grid : {1, 8, 32})
-        if (grid <= cores && !gen::matmulProblem(size, size, size, grid) &&
-            size / gen::matmulGrid(grid)[1] >= 64) {
+        if (grid <= cores && !gen::matmulProblem(size, size, size, grid)) {
           BenchCase c{gen::BenchKind::Add, gen::ElemType::F16, size, size, grid, size};
           c.epilogue = epilogue;
           cases.push_back(c);

@@ -81,6 +81,11 @@ static cl::opt<int64_t> genKBlock("k-block",
                                            "kernel (default 64)"),
                                   cl::init(kMatmulKBlock), cl::cat(ktflow::tool::inputCategory()),
                                   cl::sub(genCmd));
+static cl::opt<double> genInit("init",
+                              cl::desc("The accumulator's initial value of a matmul kernel "
+                                       "(default 0)"),
+                              cl::init(0.0), cl::cat(ktflow::tool::inputCategory()),
+                              cl::sub(genCmd));
 static cl::opt<bool> genMatmul("matmul",
                                cl::desc("With --random: a random matmul (small M, N, K, K "
                                         "loops, epilogues), as `ktflow fuzz --matmul` draws"),
@@ -212,16 +217,17 @@ static int runGen() {
     spec = randomKernel(genSeed, options);
   } else if (std::optional<MatmulEpilogue> epilogue = parseMatmulKind(genKernel)) {
     // Example 10's form, or 20's with an epilogue (MatmulKernel.h):
-    // --shape MxNxK, f16 operands and f32 sums, the result f16 (or f32
-    // for the bare product).
+    // --shape MxNxK, f16 operands and f32 sums from --init, the result f16
+    // or f32.
     MatmulSpec mm;
     mm.epilogue = *epilogue;
-    if (genDtype == "f32" && *epilogue == MatmulEpilogue::None)
+    if (genDtype == "f32")
       mm.storeF32 = true;
     else if (genDtype != "f16")
-      return fail("--kernel " + genKernel + " has f16 operands (products summed in f32) and an " +
-                  (*epilogue == MatmulEpilogue::None ? "f16 or f32" : "f16") +
-                  " result, got --dtype " + genDtype);
+      return fail("--kernel " + genKernel +
+                  " has f16 operands (products summed in f32) and an f16 or f32 result, got "
+                  "--dtype " + genDtype);
+    mm.init = genInit;
     llvm::SmallVector<llvm::StringRef, 3> parts;
     llvm::StringRef(genShape).split(parts, 'x');
     if (parts.size() != 3 || parts[0].getAsInteger(10, mm.m) ||

@@ -53,9 +53,10 @@ struct MatmulSpec {
   /// The K extent of one loop iteration (k / kBlock trips).
   int64_t kBlock = kMatmulKBlock;
   MatmulEpilogue epilogue = MatmulEpilogue::None;
-  /// The sums stored in f32 instead of cast to f16 (only without an
-  /// epilogue).
+  /// The result stored in f32 instead of cast to f16.
   bool storeF32 = false;
+  /// The accumulator's initial value (a splat constant).
+  double init = 0.0;
   /// Where the spec came from, printed in the kernel's header.
   std::string origin;
 };
