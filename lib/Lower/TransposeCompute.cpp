@@ -7,7 +7,9 @@
 // t mod cores) and per class of tiles whose source rows start at the same
 // lane of a granule:
 //
-//  1. the DMA copies the grid tile's R source rows into `rows`, each as the
+//  0. per step of S source rows (`step`; one step of all R rows where the
+//     tile fits the scratchpad), 1 to 3 run on the step's rows;
+//  1. the DMA copies the step's S source rows into `rows`, each as the
 //     span of whole granules covering it (the row's first element `lead`
 //     bytes into the span);
 //  2. per band of H source rows, per access-wide column of the rows, per
@@ -16,9 +18,10 @@
 //     one and concatenates them onto W accumulators (after H rows each is
 //     an H-element piece of a transposed row); pieces of A / H consecutive
 //     transposed rows are joined into one access and sent to the store
-//     unit, which writes it into `cols` (the C x R transposed rows, dense);
+//     unit, which writes it into `cols` (the C x S transposed pieces, dense);
 //  3. the DMA copies `cols` to the stored block (rows of whole granules, or
-//     runs of several rows when the stored rows are back to back).
+//     runs of several rows when the stored rows are back to back and the
+//     tile is one step; a step's pieces S columns further on than the last).
 //
 // Where the vector unit accesses the scratchpad itself and two DMAs reach
 // it through a staging memory (deep: HBM -> L2 -> L1), the vector unit
@@ -88,6 +91,9 @@ private:
   /// The copy of the stored rows out of `from` (a scratchpad or staging
   /// address of `cols`) into the stored block at `to`.
   LogicalResult copyOut(ktunit::ProgramBuilder &dma, dc::Address to, dc::Address from);
+  /// A grid tile's first source row `from`, S rows further on per step (the
+  /// loop at depth 0) where the tile runs in several.
+  dc::Address stepSource(dc::Address from) const;
   ktunit::ChannelOp channel(ktunit::BundleOp bundle, StringRef name, StringRef producer,
                             StringRef consumer, const dc::NodeRef &consumerRef,
                             const dc::NodeRef &producerRef);
@@ -109,6 +115,10 @@ private:
   SmallVector<int64_t> grid;
   TileOperand src, dst;
   int64_t rows = 0, cols = 0, es = 2, access = 0, pieceRows = 0, width = 0, granule = 0;
+  /// Source rows per step, the steps, and the loop depth the band loop is
+  /// at (1 inside a loop over several steps, else 0).
+  int64_t stepRows = 0, steps = 1;
+  uint32_t bandDepth = 0;
   int64_t maxRun = 0;
   std::string dmaUnit, ldUnit, stUnit, vecUnit, memory;
   int64_t unitsPerCore = 1;
@@ -137,6 +147,14 @@ LogicalResult TransposeLowering::collect() {
   if (how.getValue() != "vector")
     return op.emitError("transpose = ") << how.getValue() << " is not lowered (only vector)";
   pieceRows = block[0], width = block[1], granule = granuleAttr.getInt();
+  auto stepAttr = dyn_cast_or_null<IntegerAttr>(
+      ktflow::lower::detail::decisionValue(op.getOperation(), "step"));
+  stepRows = stepAttr ? stepAttr.getInt() : rows;
+  if (stepRows <= 0 || rows % stepRows || stepRows % pieceRows)
+    return op.emitError("transpose step ") << stepRows << " does not divide the " << rows
+                                           << " rows in whole pieces of " << pieceRows;
+  steps = rows / stepRows;
+  bandDepth = steps > 1 ? 1 : 0;
   vecUnit = vec.getValue().str();
   memory = op->getAttrOfType<StringAttr>("memory").getValue().str();
   for (NamedAttribute entry : regions) {
@@ -205,8 +223,8 @@ FailureOr<SmallVector<TilePlace>> TransposeLowering::placeTiles() {
   SmallVector<TilePlace> placed;
   int64_t srcStride = src.tensor.getStrides()[0] * es;
   int64_t dstStride = dst.tensor.getStrides()[0] * es;
-  int64_t rowBytes = cols * es, outRowBytes = rows * es;
-  bool dstDense = dst.tensor.getStrides()[0] == rows;
+  int64_t rowBytes = cols * es, outRowBytes = stepRows * es;
+  bool dstDense = dst.tensor.getStrides()[0] == rows && steps == 1;
   if (rows > 1 && srcStride % granule)
     return op.emitError("the source rows are ")
            << srcStride << " bytes apart, not whole " << granule
@@ -244,12 +262,12 @@ void TransposeLowering::setClass(const TilePlace &first) {
   int64_t laneLead = lead / es;
   firstAccess = laneLead / access, lane0 = laneLead % access;
   perAccess = access / pieceRows;       // transposed rows per access
-  bands = rows / pieceRows;             // pieces per transposed row
+  bands = stepRows / pieceRows;         // pieces per transposed row and step
   accessCols = std::min(cols, access);  // source columns per access
   columnAccesses = cols / accessCols;   // accesses per source row
   passes = accessCols / width;          // passes per access column
   sends = width / perAccess;            // accesses per pass
-  outRow = rows * es;                   // one transposed row's bytes
+  outRow = stepRows * es;               // one transposed row's bytes per step
 }
 
 static dc::Address withTerm(dc::Address addr, uint32_t depth, int64_t stride) {
@@ -320,9 +338,13 @@ ktunit::ChannelOp TransposeLowering::channel(ktunit::BundleOp bundle, StringRef 
                                    ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
 }
 
+dc::Address TransposeLowering::stepSource(dc::Address from) const {
+  return steps > 1 ? withTerm(from, 0, stepRows * src.tensor.getStrides()[0] * es) : from;
+}
+
 LogicalResult TransposeLowering::copyOut(ktunit::ProgramBuilder &dma, dc::Address to,
                                          dc::Address from) {
-  if (dst.tensor.getStrides()[0] == rows) {
+  if (dst.tensor.getStrides()[0] == rows && steps == 1) {
     // Back-to-back stored rows: runs of as many rows as a DMA run holds,
     // each a whole number of granules.
     int64_t runRows = 0;
@@ -334,6 +356,10 @@ LogicalResult TransposeLowering::copyOut(ktunit::ProgramBuilder &dma, dc::Addres
     dma.copy(to, from, Bytes(runRows * outRow),
              {{cols / runRows, Bytes(runRows * outRow), Bytes(runRows * outRow)}});
   } else {
+    // A step's pieces: S elements of each transposed row, S further on
+    // per step.
+    if (steps > 1)
+      to = withTerm(to, 0, outRow);
     dma.copy(to, from, Bytes(outRow),
              {{cols, Bytes(outRow), Bytes(dst.tensor.getStrides()[0] * es)}});
   }
@@ -384,14 +410,18 @@ LogicalResult TransposeLowering::emitOneLevel(ktunit::BundleOp bundle,
       addr.tableColumn = column;
       return addr;
     };
+    if (steps > 1)
+      dma->loop(steps);
     dma->acquire(inputs, Side::producer);
-    dma->copy(spad("rows"), global(symSrc, 0), Bytes(span),
-              {{rows, Bytes(src.tensor.getStrides()[0] * es), Bytes(span)}});
+    dma->copy(spad("rows"), stepSource(global(symSrc, 0)), Bytes(span),
+              {{stepRows, Bytes(src.tensor.getStrides()[0] * es), Bytes(span)}});
     dma->release(inputs, Side::producer);
     dma->acquire(outputs, Side::consumer);
     if (failed(copyOut(*dma, global(symDst, 1), spad("cols"))))
       return failure();
     dma->release(outputs, Side::consumer);
+    if (steps > 1)
+      dma->end();
     if (failed(dma->status()))
       return failure();
   }
@@ -399,42 +429,55 @@ LogicalResult TransposeLowering::emitOneLevel(ktunit::BundleOp bundle,
     // The band's H accesses of one access column, once per pass.
     auto ld = program("ld", ldUnit, unitInstances, 0);
     dc::NodeRef vec = nearest(vecUnit);
+    if (steps > 1)
+      ld->loop(steps);
     ld->acquire(inputs, Side::consumer);
     ld->loop(bands);
     ld->loop(columnAccesses);
     ld->loop(passes);
     ld->loop(pieceRows);
-    ld->push(vec, withTerm(rowAddress(0, 0), 3, span), Bytes(msg));
+    ld->push(vec, withTerm(rowAddress(0, bandDepth), bandDepth + 3, span), Bytes(msg));
     ld->end();
     ld->end();
     ld->end();
     ld->end();
     ld->release(inputs, Side::consumer);
+    if (steps > 1)
+      ld->end();
     if (failed(ld->status()))
       return failure();
   }
   {
     auto vec = program("vec", vecUnit, unitInstances, 0);
     dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit);
+    if (steps > 1)
+      vec->loop(steps);
     emitPasses(
         *vec, [&](Reg row, int64_t, int64_t) { vec->recv(row, src.regType, Elements(access), ld); },
         [&](Reg joined, int64_t, int64_t) { vec->send(st, joined); });
+    if (steps > 1)
+      vec->end();
     if (failed(vec->status()))
       return failure();
   }
   {
     auto st = program("st", stUnit, unitInstances, 0);
     dc::NodeRef vec = nearest(vecUnit);
+    if (steps > 1)
+      st->loop(steps);
     st->acquire(outputs, Side::producer);
     st->loop(bands);
     st->loop(columnAccesses);
     st->loop(passes);
     for (int64_t s = 0; s < sends; ++s)
-      st->pop(vec, withTerm(accessAddress(0, s, 0), 2, width * outRow), Bytes(msg));
+      st->pop(vec, withTerm(accessAddress(0, s, bandDepth), bandDepth + 2, width * outRow),
+              Bytes(msg));
     st->end();
     st->end();
     st->end();
     st->release(outputs, Side::producer);
+    if (steps > 1)
+      st->end();
     if (failed(st->status()))
       return failure();
   }
@@ -484,12 +527,16 @@ LogicalResult TransposeLowering::emitTwoLevel(ktunit::BundleOp bundle,
   }
   {
     // The outer DMA serves every tile of the round from one program.
+    // Per step, every tile's rows in, then every tile's pieces out: a tile's
+    // next rows need its tile DMA to have taken this step's.
     auto dma = program("dma", outerDmaUnit, {0});
+    if (steps > 1)
+      dma->loop(steps);
     for (const TilePlace &p : tiles) {
       int64_t core = p.tile % cores;
       dma->acquire(outerIn[core], Side::producer);
-      dma->copy(staged(core, "rows"), global(symSrc, p.srcStart), Bytes(span),
-                {{rows, Bytes(src.tensor.getStrides()[0] * es), Bytes(span)}});
+      dma->copy(staged(core, "rows"), stepSource(global(symSrc, p.srcStart)), Bytes(span),
+                {{stepRows, Bytes(src.tensor.getStrides()[0] * es), Bytes(span)}});
       dma->release(outerIn[core], Side::producer);
     }
     for (const TilePlace &p : tiles) {
@@ -499,6 +546,8 @@ LogicalResult TransposeLowering::emitTwoLevel(ktunit::BundleOp bundle,
         return failure();
       dma->release(outerOut[core], Side::consumer);
     }
+    if (steps > 1)
+      dma->end();
     if (failed(dma->status()))
       return failure();
   }
@@ -517,33 +566,41 @@ LogicalResult TransposeLowering::emitTwoLevel(ktunit::BundleOp bundle,
     std::string c = std::to_string(core);
     {
       auto tdma = program("tdma" + c, tileDmaUnit, {core});
+      if (steps > 1)
+        tdma->loop(steps);
       tdma->acquire(outerIn[core], Side::consumer);
       tdma->acquire(innerIn[core], Side::producer);
-      copyRegion(*tdma, local("rows"), staged(core, "rows"), rows * span);
+      copyRegion(*tdma, local("rows"), staged(core, "rows"), stepRows * span);
       tdma->release(outerIn[core], Side::consumer);
       tdma->release(innerIn[core], Side::producer);
       tdma->acquire(innerOut[core], Side::consumer);
       tdma->acquire(outerOut[core], Side::producer);
-      copyRegion(*tdma, staged(core, "cols"), local("cols"), rows * cols * es);
+      copyRegion(*tdma, staged(core, "cols"), local("cols"), stepRows * cols * es);
       tdma->release(innerOut[core], Side::consumer);
       tdma->release(outerOut[core], Side::producer);
+      if (steps > 1)
+        tdma->end();
       if (failed(tdma->status()))
         return failure();
     }
     {
       auto vec = program("vec" + c, vecUnit, {core * unitsPerCore});
+      if (steps > 1)
+        vec->loop(steps);
       vec->acquire(innerIn[core], Side::consumer);
       vec->acquire(innerOut[core], Side::producer);
       emitPasses(
           *vec,
           [&](Reg row, int64_t r, int64_t) {
-            vec->vload(row, src.regType, Elements(access), rowAddress(r, 0));
+            vec->vload(row, src.regType, Elements(access), rowAddress(r, bandDepth));
           },
           [&](Reg joined, int64_t pass, int64_t s) {
-            vec->vstore(accessAddress(pass, s, 0), joined);
+            vec->vstore(accessAddress(pass, s, bandDepth), joined);
           });
       vec->release(innerIn[core], Side::consumer);
       vec->release(innerOut[core], Side::producer);
+      if (steps > 1)
+        vec->end();
       if (failed(vec->status()))
         return failure();
     }

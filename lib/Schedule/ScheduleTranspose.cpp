@@ -21,11 +21,17 @@
 //    per pass. The largest W that divides the columns of one access,
 //    holds whole accesses (a multiple of A / H) and leaves the registers a
 //    row, a piece and a join need is taken: fewer passes, fewer pushes;
-//  * the scratchpad regions: `rows`, the source rows as the DMA lands them
-//    (each row its covering span of whole granules), and `cols`, the
-//    transposed rows, dense; where two DMAs connect global memory and the
-//    scratchpad through a staging memory (deep's L2), a copy of both per
-//    core there (`staging_memory`, `staging_stride`).
+//  * `step`: the grid tile runs in steps of S source rows (a multiple of H
+//    dividing R), each copied in, transposed and copied out before the
+//    next; S = R where the whole tile fits the scratchpad, else the largest
+//    S whose regions fit and whose transposed pieces (S elements of each
+//    transposed row) are whole granules of global memory, so each step's
+//    copy out is C runs of whole granules;
+//  * the scratchpad regions: `rows`, the step's source rows as the DMA
+//    lands them (each row its covering span of whole granules), and `cols`,
+//    the step's C x S transposed pieces, dense; where two DMAs connect
+//    global memory and the scratchpad through a staging memory (deep's L2),
+//    a copy of both per core there (`staging_memory`, `staging_stride`).
 //
 // Each decision is a #ktsched.decision (source heuristic). A description
 // without such a vector unit, a block the accesses cannot hold, or a tile
@@ -180,30 +186,68 @@ LogicalResult scheduleTranspose(TransposeOp op, KernelOp kernel, const ArchModel
   op->setAttr("granule", b.getI64IntegerAttr(granule.count()));
   int64_t pitch = Bytes(cols * es + granule.count() - es).alignTo(granule).count();
   Bytes alignment = memoryAlignment(model, spad);
-  SmallVector<NamedAttribute> placed;
-  Bytes next(0);
-  for (auto [name, bytes] : {std::pair<StringRef, int64_t>{"rows", rows * pitch},
-                             std::pair<StringRef, int64_t>{"cols", rows * cols * es}}) {
-    placed.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr({next.count(), bytes})));
-    next = (next + Bytes(bytes)).alignTo(alignment);
-  }
+  // The regions of a step of `stepRows` source rows, and the bytes they end at.
+  auto layOut = [&](int64_t stepRows, SmallVectorImpl<NamedAttribute> &placed) {
+    Bytes next(0);
+    for (auto [name, bytes] :
+         {std::pair<StringRef, int64_t>{"rows", stepRows * pitch},
+          std::pair<StringRef, int64_t>{"cols", stepRows * cols * es}}) {
+      placed.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr({next.count(), bytes})));
+      next = (next + Bytes(bytes)).alignTo(alignment);
+    }
+    return next;
+  };
   Bytes usable = model.node(spad).memory.usable();
-  if (next > usable)
-    return op.emitError("the transpose's grid tile needs ")
-           << next.count() << " bytes of @" << model.node(spad).name
-           << " (source and transposed rows) but " << usable.count()
-           << " are usable: tiling within a grid tile is missing";
+  std::optional<Bytes> stagingUsable;
+  if (staging)
+    stagingUsable = model.node(*staging).memory.usable();
+  auto fits = [&](int64_t stepRows) {
+    SmallVector<NamedAttribute> placed;
+    Bytes end = layOut(stepRows, placed);
+    if (end > usable)
+      return false;
+    return !staging ||
+           end.alignTo(memoryAlignment(model, *staging)) * placement.cores <= *stagingUsable;
+  };
+  // The whole tile where it fits, else the largest legal step that does.
+  int64_t stepRows = fits(rows) ? rows : 0;
+  if (!stepRows)
+    for (int64_t s = rows - pieceRows; s >= pieceRows; s -= pieceRows)
+      if (rows % s == 0 && (s * es) % granule.count() == 0 && fits(s)) {
+        stepRows = s;
+        break;
+      }
+  if (!stepRows) {
+    SmallVector<NamedAttribute> placed;
+    Bytes need = layOut(rows, placed);
+    if (need > usable)
+      return op.emitError("the transpose's grid tile needs ")
+             << need.count() << " bytes of @" << model.node(spad).name
+             << " (source and transposed rows) but " << usable.count()
+             << " are usable, and no step of whole " << granule.count()
+             << "-byte transposed pieces fits";
+    return op.emitError("the transpose's grid tiles need ")
+           << (need.alignTo(memoryAlignment(model, *staging)) * placement.cores).count()
+           << " bytes of @" << model.node(*staging).name << " (one tile per core) but "
+           << stagingUsable->count()
+           << " are usable, and no step of whole transposed granules fits";
+  }
+  decision("step", b.getI64IntegerAttr(stepRows));
+  // A plan's step stands where it is legal.
+  stepRows = cast<IntegerAttr>(cast<DecisionAttr>(op->getAttr("step")).getValue()).getInt();
+  if (stepRows <= 0 || rows % stepRows || stepRows % pieceRows ||
+      (stepRows != rows && (stepRows * es) % granule.count()))
+    return op.emitError("transpose step ")
+           << stepRows << " is not a multiple of " << pieceRows << " dividing " << rows
+           << " rows whose transposed pieces are whole " << granule.count() << "-byte granules";
+  SmallVector<NamedAttribute> placed;
+  Bytes next = layOut(stepRows, placed);
   op->setAttr("regions", b.getDictionaryAttr(placed));
   if (!staging)
     return success();
   // Through a staging memory each core's grid tile has its own copy of
   // both regions there, `staging_stride` bytes apart.
   Bytes stride = next.alignTo(memoryAlignment(model, *staging));
-  Bytes stagingUsable = model.node(*staging).memory.usable();
-  if (stride * placement.cores > stagingUsable)
-    return op.emitError("the transpose's grid tiles need ")
-           << (stride * placement.cores).count() << " bytes of @" << model.node(*staging).name
-           << " (one tile per core) but " << stagingUsable.count() << " are usable";
   op->setAttr("staging_memory", b.getStringAttr(model.node(*staging).name));
   op->setAttr("staging_stride", b.getI64IntegerAttr(stride.count()));
   return success();
