@@ -5,19 +5,22 @@
 // instance (tiles per instance x loop trips x rounds of grid tiles), and
 // a pipeline's time is its steady state plus its fill and drain:
 //
-//   steady = max(memory, compute, steps x (in + out latency) / depth,
-//                the DMA's issue cost x descriptors)
+//   steady = max(memory, compute, round trips / depth, the DMA engine)
 //   fill   = in + out latency + min(memory, compute) / steps
 //
 // `memory` and `compute` are the slowest memory-side and compute-side
 // resources of the group's own roofline (Workload.h): in the steady state
 // data movement and compute overlap, and the smaller is paid once more
 // for the first or last step. A slot is refilled only after its data came
-// in, was drained and its results left, so `depth` slots keep `depth`
-// steps in flight per round trip of the routes' latencies: with short
-// tiles latency, not bandwidth, sets the pace. With depth 1 nothing
-// overlaps: each instance's own link time + compute + (steps - 1) x (in +
-// out latency), at least the shared memory's time.
+// in, was drained and its results left: its round trip is both routes'
+// latencies, its own copies' link time and its compute, and `depth` slots
+// are in flight per round trip. The DMA engine runs its copies one after
+// another, each at least its set-up (the issue cost) long; loads and
+// stores cross their own links, but where global memory's port cannot
+// feed both directions at once (spyre's DDR at its mixed read/write rate)
+// they take turns, so the engine's time is their sum. With depth 1
+// nothing overlaps: each instance's own link time + compute + (steps - 1)
+// x (in + out latency), at least the shared memory's and the engine's.
 // A group of phases computes more than its roofline charges (each body op
 // once per element): its compute is priced as the lowering issues it, per
 // row from the schedule's phase split (Schedule/PhaseValues.h): every
@@ -271,11 +274,21 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
   // A slot is refilled only after its step's data came in, was drained and
   // its results went out: with `depth` slots, `depth` steps are in flight
   // per round trip of the routes' latencies.
-  double latencyStep = (inLatency + outLatency) / depth;
-  // The DMA engine spends its issue cost on every descriptor before the
-  // data moves: one per outer buffer and step (a hoisted load once), for
-  // every instance of the split it serves.
-  double dmaIssue = 0;
+  // The DMA engine's occupancy. It sets up one descriptor per issue cost
+  // (the next starts no earlier than that after the previous one), so its
+  // copies take at least the issue cost each; their bytes cross the
+  // narrowest link of the engine's own route, loads and stores each on
+  // their own. Where global memory's port pays a mixed rate for reads and
+  // writes together (spyre's DDR: 70 B/cycle balanced against 100 one
+  // way), interleaving a step's loads with its stores costs the port more
+  // than it saves on the links: the simulator's port, serving chunks first
+  // come first served, runs them one after the other, so the engine's
+  // copies add up, each the longer of its set-up and its link time.
+  // Elsewhere loads and stores overlap and only the set-up adds up. One
+  // copy per outer buffer and step (a hoisted load once), for every
+  // instance of the split the engine serves.
+  double dmaBusy = 0, dmaIn = 0, dmaOut = 0;
+  int64_t splitInstances = 1;
   if (ks::StageOp dma = dmaLoad ? dmaLoad : dmaStore)
     if (auto unit = llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(dma, "unit")))
       if (std::optional<arch::NodeId> node = model.lookupNode(unit.getValue())) {
@@ -283,16 +296,58 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
         if (auto split = llvm::dyn_cast_or_null<DictionaryAttr>(ks::decisionValue(outer, "split")))
           if (auto n = split.getAs<IntegerAttr>("instances"))
             instances = std::max<int64_t>(1, n.getInt());
-        double perStep = 0, once = 0;
+        double issue = double(model.node(*node).issueCost.count());
+        splitInstances = instances;
+        int64_t loadRate = 0, storeRate = 0;
+        for (auto [links, rate] : {std::pair(&loadLinks, &loadRate), std::pair(&storeLinks, &storeRate)})
+          for (const arch::Link *link : *links)
+            if (link->scope != arch::kDeviceGroup && link->bandwidth.bytesPerCycle > 0)
+              *rate = *rate ? std::min(*rate, link->bandwidth.bytesPerCycle)
+                            : link->bandwidth.bytesPerCycle;
+        // Global memory's port, at the start of the load route (or the end
+        // of the store route): can it feed the engine's links in both
+        // directions at once (at its mixed rate for reads and writes
+        // together)?
+        bool serialised = false;
+        const arch::Link *outerLink =
+            !loadLinks.empty() ? loadLinks.front() : (!storeLinks.empty() ? storeLinks.back() : nullptr);
+        if (outerLink && loadRate > 0 && storeRate > 0) {
+          const arch::Node &global =
+              model.node(!loadLinks.empty() ? outerLink->from : outerLink->to);
+          if (global.isMemory() && global.memory.bandwidth)
+            serialised = global.memory.portCycles(Bytes(loadRate), Bytes(storeRate)) > 1.0;
+        }
+        // Each direction's link time per engine: the slowest of the
+        // engine's own links on the route, from the group's roofline (valid
+        // bytes only, per instance).
+        auto linkCycles = [&](ArrayRef<const arch::Link *> links) {
+          double cycles = 0;
+          for (const arch::Link *link : links) {
+            if (link->scope == arch::kDeviceGroup)
+              continue;
+            unsigned id = unsigned(link - model.links().data());
+            for (const arch::ResourceLoad &load : bound->loads)
+              if (load.resource.kind == arch::Resource::Kind::Link && load.resource.id == id)
+                cycles = std::max(cycles, load.cycles);
+          }
+          return cycles;
+        };
+        double in = dmaIn = linkCycles(loadLinks), out = dmaOut = linkCycles(storeLinks);
+        // Copies: one per outer buffer and step (a hoisted load once), for
+        // every instance of the split the engine serves.
+        double loads = 0, stores = 0;
         for (ks::BufferOp buffer : ks::groupBuffers(group)) {
           auto level = buffer->getAttrOfType<IntegerAttr>("level");
           if (level && level.getInt() != 0)
             continue;
+          bool loaded = dmaLoad && buffer->getOperand(0).getDefiningOp() == dmaLoad.getOperation();
           auto hoist = llvm::dyn_cast_or_null<BoolAttr>(ks::decisionValue(buffer, "hoist"));
-          (hoist && hoist.getValue() ? once : perStep) += 1;
+          double copies = instances * (hoist && hoist.getValue() ? 1 : p.steps);
+          (loaded ? loads : stores) += copies;
         }
-        dmaIssue = double(model.node(*node).issueCost.count()) * instances *
-                   (perStep * p.steps + once);
+        double setUpIn = loads * issue, setUpOut = stores * issue;
+        dmaBusy = serialised ? std::max(setUpIn, in) + std::max(setUpOut, out)
+                            : std::max({setUpIn + setUpOut, in, out});
       }
   // One slot per buffer: a step's load, compute and store cannot overlap,
   // and every step pays the routes' latencies.
@@ -303,21 +358,28 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
     for (const arch::ResourceLoad &load : bound->loads)
       if (load.resource.kind == arch::Resource::Kind::Link)
         own = std::max(own, load.cycles);
-    p.steady = std::max({memory, dmaIssue,
-                         own + compute + (inLatency + outLatency) * (p.steps - 1)});
+    p.steady = std::max({memory, own + compute + (inLatency + outLatency) * (p.steps - 1)});
+    if (dmaBusy + compute > p.steady) {
+      p.steady = dmaBusy + compute;
+    }
     p.fill = inLatency + outLatency;
     p.limiting = "one slot per buffer";
     p.cycles = p.steady + p.fill;
     return p;
   }
   p.steady = std::max(memory, compute);
-  if (latencyStep * p.steps > p.steady) {
-    p.steady = latencyStep * p.steps;
+  // A slot's round trip: its load's latency and its own copy's link time,
+  // the compute, its store's link time and latency; `depth` slots are in
+  // flight.
+  double roundTrips =
+      ((inLatency + outLatency) * p.steps + (dmaIn + dmaOut) / splitInstances + compute) / depth;
+  if (roundTrips > p.steady) {
+    p.steady = roundTrips;
     p.limiting = "dma latency";
   }
-  if (dmaIssue > p.steady) {
-    p.steady = dmaIssue;
-    p.limiting = "dma issue";
+  if (dmaBusy > p.steady) {
+    p.steady = dmaBusy;
+    p.limiting = "dma engine";
   }
   p.fill = inLatency + outLatency + std::min(memory, compute) / p.steps;
   p.cycles = p.steady + p.fill;
