@@ -30,8 +30,10 @@
 //  * what stays resident: the accumulator block, in the matrix unit's
 //    registers across a K step (loop order m, n, k: k innermost); a
 //    step's operand blocks stay resident in scratchpad for the step;
-//  * the split over sub-core instances: one instance per core (the
-//    tile's blocks are not divided among sub-cores yet);
+//  * `split`: the sub-core instances sharing the scratchpad (spyre's two
+//    corelets) divide each panel's block rows among them, so every matrix
+//    unit of a core works; each relays its own copy of B's blocks, so the
+//    most instances whose step fits (below) are taken;
 //  * the accumulator's path to the epilogue: `fifo` where the description
 //    links the matrix unit to the vector unit by a FIFO (the block is one
 //    message), else `scratchpad` (one store access, read back by the load
@@ -466,7 +468,6 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   decision("layout", b.getStringAttr("blocks"));
   decision("resident", b.getStringAttr("accumulator"));
   decision("loop_order", b.getStrArrayAttr({"m", "n", "k"}));
-  decision("split", b.getI64IntegerAttr(1));
   decision("accumulator_path", b.getStringAttr(direct ? "fifo" : "scratchpad"));
   decision("accumulator_init", b.getStringAttr(init));
   // The epilogue runs per accumulator block on the vector unit, its row
@@ -520,14 +521,17 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   // Scratchpad regions of one step, aligned, from the memory's start:
   // operand rows (and the panel's row-operand columns) N-buffered, one
   // copy of the blocks, the panel's accumulators and stored rows.
-  auto layout = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers, Bytes &end) {
+  // Each sub-core instance of the split relays its own copy of B's blocks
+  // (and writes its own init block); the rest is shared out by block rows.
+  auto layout = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers, int64_t split,
+                    Bytes &end) {
     SmallVector<std::pair<StringRef, int64_t>> regions = {
         {"a_rows", buffers * aligned(tm * tk * es)},
         {"b_rows", buffers * aligned(tk * tn * es)},
         {"a_blocks", tm * tk * es},
-        {"b_blocks", tk * tn * es}};
+        {"b_blocks", split * aligned(tk * tn * es)}};
     if (!presets)
-      regions.push_back({"init", bm * bn * accBytes});
+      regions.push_back({"init", split * aligned(bm * bn * accBytes)});
     if (!direct || tk != k)
       regions.push_back({"acc", tm * tn * accBytes});
     regions.push_back({"c_rows", tm * tn * outBytes});
@@ -548,21 +552,44 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
         return trips % 2 == 0 ? 2 : 1;
     return 1;
   };
-  auto legalStep = [&](int64_t tm, int64_t tn, int64_t tk) {
+  auto legalStep = [&](int64_t tm, int64_t tn, int64_t tk, int64_t split) {
     return tm > 0 && tn > 0 && tk > 0 && m % tm == 0 && n % tn == 0 && k % tk == 0 &&
-           tm % bm == 0 && tn % outElems == 0 && tn % bn == 0 && tk % bk == 0 &&
+           tm % (bm * split) == 0 && tn % outElems == 0 && tn % bn == 0 && tk % bk == 0 &&
            (tn * es) % inAccess->count() == 0 && (tk * es) % inAccess->count() == 0 &&
            (tk == k || !carry.empty());
   };
   Bytes usable = model.node(spad).memory.usable();
-  auto fitsScratchpad = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers) {
+  auto fitsScratchpad = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers,
+                            int64_t split) {
     Bytes end(0);
-    (void)layout(tm, tn, tk, buffers, end);
+    (void)layout(tm, tn, tk, buffers, split, end);
     return end <= usable;
   };
+  // `split`: the sub-core instances sharing the scratchpad (spyre's two
+  // corelets) divide each panel's block rows among them, so every matrix
+  // unit of the core works; the most instances whose share of a step fits.
+  int64_t sharers = sharersOf(model, spad, matrixPorts->load);
+  SmallVector<int64_t, 2> splits;
+  if (auto replayed = dyn_cast_or_null<IntegerAttr>(decisionValue(op, "split"))) {
+    if (replayed.getInt() < 1 || replayed.getInt() > sharers)
+      return op.emitError("the plan's split ")
+             << replayed.getInt() << " is not between 1 and the " << sharers
+             << " sub-core instances that share @" << model.node(spad).name;
+    splits.push_back(replayed.getInt());
+  } else {
+    for (int64_t s = sharers; s >= 1; --s)
+      splits.push_back(s);
+  }
   std::optional<std::array<int64_t, 3>> step;
+  int64_t split = splits.back();
   if (auto replayed = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(op, "step"))) {
-    if (replayed.size() != 3 || !legalStep(replayed[0], replayed[1], replayed[2]))
+    // The plan's step with the most instances it divides among.
+    for (int64_t s : splits)
+      if (replayed.size() == 3 && legalStep(replayed[0], replayed[1], replayed[2], s)) {
+        split = s;
+        break;
+      }
+    if (replayed.size() != 3 || !legalStep(replayed[0], replayed[1], replayed[2], split))
       return op.emitError("the plan's step ")
              << replayed[0] << "x" << replayed[1] << "x" << replayed[2]
              << " is not legal: it must divide the " << m << "x" << n << "x" << k
@@ -574,22 +601,29 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   } else {
     // The widest panel first (operand rows are relaid once per panel
     // pair), then the deepest K step (fewer carries), that fits.
-    double bestArea = 0;
-    for (int64_t tm = m; tm >= bm; --tm)
-      for (int64_t tn = n; tn >= bn; --tn) {
-        if (double(tm) * double(tn) < bestArea || m % tm || n % tn)
-          continue;
-        for (int64_t tk = k; tk >= bk; --tk) {
-          if (!legalStep(tm, tn, tk) || !fitsScratchpad(tm, tn, tk, buffersFor(tm, tn, tk)))
+    for (int64_t s : splits) {
+      double bestArea = 0;
+      for (int64_t tm = m; tm >= bm; --tm)
+        for (int64_t tn = n; tn >= bn; --tn) {
+          if (double(tm) * double(tn) < bestArea || m % tm || n % tn)
             continue;
-          if (!step || double(tm) * double(tn) > bestArea ||
-              (double(tm) * double(tn) == bestArea && tk > (*step)[2])) {
-            step = {tm, tn, tk};
-            bestArea = double(tm) * double(tn);
+          for (int64_t tk = k; tk >= bk; --tk) {
+            if (!legalStep(tm, tn, tk, s) ||
+                !fitsScratchpad(tm, tn, tk, buffersFor(tm, tn, tk), s))
+              continue;
+            if (!step || double(tm) * double(tn) > bestArea ||
+                (double(tm) * double(tn) == bestArea && tk > (*step)[2])) {
+              step = {tm, tn, tk};
+              bestArea = double(tm) * double(tn);
+            }
+            break;
           }
-          break;
         }
+      if (step) {
+        split = s;
+        break;
       }
+    }
   }
   if (!step)
     return op.emitError("no M x N x K step of the ")
@@ -609,13 +643,15 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
     buffers = replayed.getInt();
   }
   decision("step", b.getDenseI64ArrayAttr({tm, tn, tk}));
+  op->setAttr("split", decide(b.getI64IntegerAttr(split),
+                              decisionValue(op, "split") ? kPlan : kHeuristic));
   decision("buffers", b.getI64IntegerAttr(buffers));
   // How the accumulator is carried follows from the block and the
   // description (a fact, not a choice).
   op->setAttr("carry", b.getStringAttr(carry.empty() ? "none" : carry));
 
   Bytes end(0);
-  auto regions = layout(tm, tn, tk, buffers, end);
+  auto regions = layout(tm, tn, tk, buffers, split, end);
   if (end > usable)
     return op.emitError("the contraction's step ")
            << tm << "x" << tn << "x" << tk << " needs " << end.count() << " bytes of @"

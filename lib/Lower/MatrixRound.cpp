@@ -1,0 +1,580 @@
+//===- MatrixRound.cpp - one round of a contraction's grid tiles ----------===//
+//
+// The unit programs of one round of grid tiles of a contraction (tile t on
+// core t mod cores), following the decisions MatrixCompute.cpp collected:
+// the DMA, and per sub-core instance the load unit, the vector unit, the
+// matrix unit and the store unit. MatrixCompute.cpp's header says what
+// each does; docs/run.md, "Matrix units".
+//
+//===----------------------------------------------------------------------===//
+#include "MatrixCompute.h"
+#include "ContractionEpilogue.h"
+#include "MatrixLowering.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include "ktflow/Schedule/ArchAccess.h"
+#include "ktflow/Schedule/ScheduleUtils.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::lower;
+using namespace ktflow::lower::detail;
+
+using ktunit::Reg;
+using ktunit::Side;
+
+LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_t> tiles) {
+  using dc::ProgramBuilder;
+  MLIRContext *ctx = op.getContext();
+  uint32_t symA = symbolOf(a, false), symB = symbolOf(b, false), symC = symbolOf(c, true);
+  SmallVector<uint32_t> symRows;
+  for (const Operand &row : rowOperands)
+    symRows.push_back(symbolOf(row, false));
+  // Sub-core instance j of a core runs the panel rows [j, j + 1) x TM /
+  // split of every panel (the `split` decision).
+  std::vector<int64_t> dmaInstances;
+  std::vector<std::vector<int64_t>> unitInstances(split);
+  for (int64_t tile : tiles) {
+    int64_t core = tile % cores;
+    dmaInstances.push_back(core);
+    for (int64_t j = 0; j < split; ++j)
+      unitInstances[j].push_back(core * unitsPerCore + j);
+  }
+  Location loc = op.getLoc();
+  auto program = [&](StringRef name, StringRef unit, std::vector<int64_t> instances,
+                     uint32_t columns) {
+    return std::make_unique<ktunit::ProgramBuilder>(bundle, name, unit, std::move(instances),
+                                                    columns, symbols.names, loc);
+  };
+  auto channel = [&](StringRef name, int64_t depth, StringRef producer, StringRef consumer,
+                     const dc::NodeRef &consumerRef, const dc::NodeRef &producerRef) {
+    OpBuilder builder(ctx);
+    builder.setInsertionPointToStart(&bundle.getBody().front());
+    return ktunit::ChannelOp::create(builder, loc, name, depth, producer, consumer,
+                                     ktunit::ProgramBuilder::nodeRef(ctx, consumerRef),
+                                     ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
+  };
+  auto nearest = [](StringRef unit) { return ProgramBuilder::node(unit); };
+  auto fromTable = [](StringRef unit, int64_t column) {
+    return ProgramBuilder::node(unit, {dc::InstanceSelector::Kind::TableColumn, column});
+  };
+  const int64_t msg = inAccess.count(), es = a.esize, eo = c.esize;
+  const int64_t inElems = msg / es, outElems = outAccess.count() / eo;
+  // Per step: its blocks, operand sticks and stored accesses.
+  const int64_t mb = tm / bm, nb = tn / bn, kb = tk / bk;
+  // Per sub-core instance: its rows and blocks of the panel.
+  const int64_t tms = tm / split, mbs = mb / split;
+  const int64_t aSticks = tk * es / msg, bSticks = tn * es / msg,
+                cSticks = tn * eo / outAccess.count();
+  const int64_t accBlock = bm * bn * accBytes, accSticks = accBlock / msg;
+  const int64_t panelsM = m / tm, panelsN = n / tn, steps = k / tk;
+  // The accumulator goes through scratchpad between K steps, and after the
+  // last one where its path to the epilogue is not a FIFO.
+  const bool carried = steps > 1 || !directAccumulator;
+
+  // The programs and channels of sub-core instance j: unsuffixed where
+  // one instance runs the tile.
+  auto named = [&](StringRef name, int64_t j) {
+    return split == 1 ? name.str() : name.str() + std::to_string(j);
+  };
+  // DMA table: A, B, C byte offsets of the core's grid tile, the ld and
+  // then the st peer of each sub-core instance, the row operands' offsets.
+  const uint32_t rowColumn = 3 + 2 * split;
+  SmallVector<ktunit::ChannelOp> inputs, blocks, accumulated, outputs;
+  for (int64_t j = 0; j < split; ++j) {
+    std::string ldj = named("ld", j), stj = named("st", j);
+    inputs.push_back(channel(named("in", j), buffers, "dma", ldj, fromTable(ldUnit, 3 + j),
+                             nearest(dmaUnit)));
+    // The load and store units of one sub-core instance reach each other
+    // through the scratchpad every instance shares: each names the other
+    // by its table's column 0 (the same sub-core instance).
+    blocks.push_back(channel(named("blocks", j), 1, stj, ldj, fromTable(ldUnit, 0),
+                             fromTable(stUnit, 0)));
+    // One slot per accumulator block of the instance's share of the panel:
+    // each block is written (carried out) before it is read back (carried
+    // in), in the same order.
+    if (carried)
+      accumulated.push_back(
+          channel(named("acc", j), mbs * nb, stj, ldj, fromTable(ldUnit, 0), fromTable(stUnit, 0)));
+    outputs.push_back(channel(named("out", j), 1, stj, "dma", nearest(dmaUnit),
+                              fromTable(stUnit, 3 + split + j)));
+  }
+
+  auto spad = [&](StringRef name, int64_t offset = 0) {
+    return ProgramBuilder::memoryAddress(memory, Bytes(region[name.str()] + offset));
+  };
+  auto term = [](dc::Address addr, uint32_t depth, int64_t stride) {
+    addr.terms.push_back({depth, Bytes(stride), 0});
+    return addr;
+  };
+  // Every program loops over the panels (depth 0: rows, 1: columns) and
+  // the K steps (depth 2): the first and the last step are loops of one
+  // trip of their own (their accumulator comes from its init and goes to
+  // the epilogue), the steps between them one loop, so every step's code
+  // sits at depth 3.
+  struct Step {
+    bool first = false, last = false;
+    int64_t index = 0;  ///< K step, plus the depth-2 loop's index if looped
+    bool looped = false;
+  };
+  auto forSteps = [&](ktunit::ProgramBuilder &p, llvm::function_ref<LogicalResult(Step)> body) {
+    if (steps == 1) {
+      p.loop(1);
+      LogicalResult r = body({true, true, 0, false});
+      p.end();
+      return r;
+    }
+    p.loop(1);
+    if (failed(body({true, false, 0, false})))
+      return failure();
+    p.end();
+    if (steps > 2) {
+      p.loop(steps - 2);
+      if (failed(body({false, false, 1, true})))
+        return failure();
+      p.end();
+    }
+    p.loop(1);
+    LogicalResult r = body({false, true, steps - 1, false});
+    p.end();
+    return r;
+  };
+  // `addr` moved to K step `s` (stride bytes per step).
+  auto atStep = [&](dc::Address addr, Step s, int64_t stride) {
+    addr.offset = addr.offset + Bytes(s.index * stride);
+    return s.looped ? term(addr, 2, stride) : addr;
+  };
+  // `addr` in the ring slot of step `s` (slots of `slot` bytes): with two
+  // slots, the index mod 2 of the innermost loop of several trips; over
+  // the steps, slot (s + 1) mod 2, so the looped middle steps (s = i + 1)
+  // take i mod 2.
+  auto inSlot = [&](dc::Address addr, Step s, int64_t slot) {
+    if (buffers == 1)
+      return addr;
+    if (steps > 1) {
+      if (s.looped)
+        addr.terms.push_back({2, Bytes(slot), 2});
+      else
+        addr.offset = addr.offset + Bytes(((s.index + 1) % 2) * slot);
+    } else {
+      addr.terms.push_back({panelsN > 1 ? 1u : 0u, Bytes(slot), 2});
+    }
+    return addr;
+  };
+  auto slotOf = [&](int64_t bytes) { return Bytes(bytes).alignTo(slotAlignment).count(); };
+  const int64_t aSlot = slotOf(tm * tk * es), bSlot = slotOf(tk * tn * es);
+
+  {
+    auto dma = program("dma", dmaUnit, dmaInstances, rowColumn + rowOperands.size());
+    for (int64_t tile : tiles) {
+      int64_t core = tile % cores;
+      std::vector<int64_t> row = {tileOffset(a, tile), tileOffset(b, tile), tileOffset(c, tile)};
+      for (int64_t peer = 0; peer < 2 * split; ++peer)
+        row.push_back(core * unitsPerCore + peer % split);
+      for (const Operand &operand : rowOperands)
+        row.push_back(tileOffset(operand, tile));
+      dma->addTableRow(row);
+    }
+    auto global = [&](uint32_t sym, uint32_t column) {
+      dc::Address addr = ProgramBuilder::symbolAddress(sym);
+      addr.tableColumn = column;
+      return addr;
+    };
+    const int64_t strideA = a.tensor.getStrides()[0] * es, strideB = b.tensor.getStrides()[0] * es,
+                  strideC = c.tensor.getStrides()[0] * eo;
+    dma->loop(panelsM);
+    dma->loop(panelsN);
+    if (failed(forSteps(*dma, [&](Step s) {
+          // The step's rows serve every sub-core instance.
+          for (ktunit::ChannelOp in : inputs)
+            dma->acquire(in, Side::producer);
+          dma->copy(inSlot(spad("a_rows"), s, aSlot),
+                    atStep(term(global(symA, 0), 0, tm * strideA), s, tk * es), Bytes(tk * es),
+                    {{tm, Bytes(strideA), Bytes(tk * es)}});
+          dma->copy(inSlot(spad("b_rows"), s, bSlot),
+                    atStep(term(global(symB, 1), 1, tn * es), s, tk * strideB), Bytes(tn * es),
+                    {{tk, Bytes(strideB), Bytes(tn * es)}});
+          for (auto [i, row] : llvm::enumerate(rowOperands)) {
+            int64_t bytes = tn * row.esize;
+            dma->copy(inSlot(spad("epilogue_" + std::to_string(i)), s, slotOf(bytes)),
+                      term(global(symRows[i], rowColumn + i), 1, bytes), Bytes(bytes),
+                      {{1, Bytes(bytes), Bytes(bytes)}});
+          }
+          for (ktunit::ChannelOp in : inputs)
+            dma->release(in, Side::producer);
+          return success();
+        })))
+      return failure();
+    // Each sub-core instance's stored rows of the panel.
+    for (int64_t j = 0; j < split; ++j) {
+      dma->acquire(outputs[j], Side::consumer);
+      dc::Address rows = term(term(global(symC, 2), 0, tm * strideC), 1, tn * eo);
+      rows.offset = rows.offset + Bytes(j * tms * strideC);
+      dma->copy(rows, spad("c_rows", j * tms * tn * eo), Bytes(tn * eo),
+                {{tms, Bytes(tn * eo), Bytes(strideC)}});
+      dma->release(outputs[j], Side::consumer);
+    }
+    dma->end();
+    dma->end();
+    if (failed(dma->status()))
+      return failure();
+  }
+  // Sub-core instance j's programs: its share of each panel's rows, blocks,
+  // accumulators and stored rows (the ring's rows of B and the row
+  // operands are every instance's; each relays its own copy of B's blocks).
+  const int64_t bBlocks = slotOf(tk * tn * es), initBlock = slotOf(accBlock);
+  for (int64_t sc = 0; sc < split; ++sc) {
+  auto sub = [&, sc](StringRef name, int64_t offset = 0) {
+    int64_t share = llvm::StringSwitch<int64_t>(name)
+                        .Case("a_rows", tms * tk * es)
+                        .Case("a_blocks", mbs * kb * msg)
+                        .Case("b_blocks", bBlocks)
+                        .Case("init", initBlock)
+                        .Case("acc", mbs * nb * accBlock)
+                        .Case("c_rows", tms * tn * eo)
+                        .Default(0);
+    return spad(name, sc * share + offset);
+  };
+  // The accumulator block (m, n) of the panel (loops at depths d, d + 1).
+  auto accAt = [&](uint32_t d, int64_t offset = 0) {
+    return term(term(sub("acc", offset), d, nb * accBlock), d + 1, accBlock);
+  };
+  {
+    auto ld = program(named("ld", sc), ldUnit, unitInstances[sc], 1);
+    for (int64_t instance : unitInstances[sc])
+      ld->addTableRow({instance});
+    dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
+    ld->loop(panelsM);
+    ld->loop(panelsN);
+    if (failed(forSteps(*ld, [&](Step s) {
+          ld->acquire(inputs[sc], Side::consumer);
+          // Rows of A, bm at a time per stick column; rows of B, bk at a time.
+          ld->loop(mbs);
+          ld->loop(aSticks);
+          for (int64_t r = 0; r < bm; ++r)
+            ld->push(vec,
+                     term(term(inSlot(sub("a_rows", r * tk * es), s, aSlot), 3, bm * tk * es), 4,
+                          msg),
+                     inAccess);
+          ld->end();
+          ld->end();
+          ld->loop(kb);
+          ld->loop(bSticks);
+          for (int64_t r = 0; r < bk; ++r)
+            ld->push(vec,
+                     term(term(inSlot(sub("b_rows", r * tn * es), s, bSlot), 3, bk * tn * es), 4,
+                          msg),
+                     inAccess);
+          ld->end();
+          ld->end();
+          if (s.last)
+            for (auto [i, row] : llvm::enumerate(rowOperands))
+              for (int64_t j = 0; j < tn * row.esize / msg; ++j)
+                ld->push(vec,
+                         inSlot(sub("epilogue_" + std::to_string(i), j * msg), s,
+                                slotOf(tn * row.esize)),
+                         inAccess);
+          ld->release(inputs[sc], Side::consumer);
+          // Per accumulator block: its init or carried value, then the K
+          // blocks of the step in order.
+          ld->acquire(blocks[sc], Side::consumer);
+          ld->loop(mbs);
+          ld->loop(nb);
+          if (s.first) {
+            if (!presetAccumulator && !vectorInit)
+              ld->push(mxu, sub("init"), Bytes(accBlock));
+          } else {
+            ld->acquire(accumulated[sc], Side::consumer);
+            if (carry == "scratchpad")
+              ld->push(mxu, accAt(3), Bytes(accBlock));
+            else
+              for (int64_t j = 0; j < accSticks; ++j)
+                ld->push(vec, accAt(3, j * msg), inAccess);
+            ld->release(accumulated[sc], Side::consumer);
+          }
+          ld->loop(kb);
+          ld->push(mxu, term(term(sub("a_blocks"), 3, kb * msg), 5, msg), inAccess);
+          ld->push(mxu, term(term(sub("b_blocks"), 5, nb * msg), 4, msg), inAccess);
+          ld->end();
+          ld->end();
+          ld->end();
+          ld->release(blocks[sc], Side::consumer);
+          return success();
+        })))
+      return failure();
+    // The accumulator blocks of each stored access, to the epilogue.
+    if (!directAccumulator) {
+      int64_t perAccess = outElems / bn;
+      ld->loop(mbs);
+      ld->loop(cSticks);
+      for (int64_t j = 0; j < perAccess; ++j) {
+        ld->acquire(accumulated[sc], Side::consumer);
+        ld->push(vec,
+                 term(term(sub("acc", j * accBlock), 2, nb * accBlock), 3, perAccess * accBlock),
+                 Bytes(accBlock));
+        ld->release(accumulated[sc], Side::consumer);
+      }
+      ld->end();
+      ld->end();
+    }
+    ld->end();
+    ld->end();
+    if (failed(ld->status()))
+      return failure();
+  }
+  {
+    auto vec = program(named("vec", sc), vecUnit, unitInstances[sc], 0);
+    dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit), mxu = nearest(mxuUnit);
+    Reg init = vec->newReg();
+    if (!presetAccumulator) {
+      vec->vconst(init, accType, Elements(bm * bn), op.getInit().convertToDouble());
+      if (!vectorInit)
+        vec->send(st, init);
+    }
+    // Blocks of `width` lanes from `count` rows: concat of their slices.
+    auto emitBlocks = [&](int64_t rows, int64_t width) {
+      SmallVector<Reg> row;
+      for (int64_t r = 0; r < rows; ++r) {
+        row.push_back(vec->newReg());
+        vec->recv(row.back(), a.regType, Elements(inElems), ld);
+      }
+      for (int64_t j = 0; j < inElems / width; ++j) {
+        Reg joined = vec->newReg();
+        vec->slice(joined, row[0], j * width, Elements(width));
+        for (int64_t r = 1; r < rows; ++r) {
+          Reg piece = vec->newReg(), next = vec->newReg();
+          vec->slice(piece, row[r], j * width, Elements(width));
+          vec->concat(next, joined, piece);
+          joined = next;
+        }
+        vec->send(st, joined);
+      }
+    };
+    // The accumulator's start for a block of step `s`, where the vector
+    // unit hands it to the matrix unit: the init of the first step, the
+    // carried block joined from its accesses of a later one.
+    auto carryIn = [&](Step s) {
+      if (s.first) {
+        if (vectorInit)
+          vec->send(mxu, init);
+        return;
+      }
+      if (carry != "vector")
+        return;
+      Reg joined = vec->newReg();
+      vec->recv(joined, accType, Elements(msg / accBytes), ld);
+      for (int64_t j = 1; j < accSticks; ++j) {
+        Reg piece = vec->newReg(), next = vec->newReg();
+        vec->recv(piece, accType, Elements(msg / accBytes), ld);
+        vec->concat(next, joined, piece);
+        joined = next;
+      }
+      vec->send(mxu, joined);
+    };
+    // Epilogue: cast the blocks of one stored access (or run the epilogue
+    // body on them), join their rows. Row operands unroll the accesses.
+    auto emitEpilogueLoop = [&](std::optional<Step> s,
+                                ArrayRef<SmallVector<Reg>> rows) -> LogicalResult {
+      int64_t perAccess = outElems / bn;
+      bool unrolled = !rowOperands.empty();
+      vec->loop(mbs);
+      if (!unrolled)
+        vec->loop(cSticks);
+      for (int64_t stick = 0; stick < (unrolled ? cSticks : 1); ++stick) {
+        SmallVector<Reg> cast;
+        for (int64_t j = 0; j < perAccess; ++j) {
+          Reg block = vec->newReg();
+          // Each block's start just before its result: the matrix unit
+          // takes one, folds K, sends the result back.
+          if (s)
+            carryIn(*s);
+          vec->recv(block, accType, Elements(bm * bn), s ? mxu : ld);
+          if (epilogue) {
+            FailureOr<Reg> result = emitEpilogue(*vec, block, stick * perAccess + j, rows);
+            if (failed(result))
+              return failure();
+            block = *result;
+          } else if (c.regType != accType) {
+            Reg narrowed = vec->newReg();
+            vec->cast(narrowed, c.regType, block);
+            block = narrowed;
+          }
+          cast.push_back(block);
+        }
+        for (int64_t r = 0; r < bm; ++r) {
+          Reg joined = vec->newReg();
+          vec->slice(joined, cast[0], r * bn, Elements(bn));
+          for (int64_t j = 1; j < perAccess; ++j) {
+            Reg piece = vec->newReg(), next = vec->newReg();
+            vec->slice(piece, cast[j], r * bn, Elements(bn));
+            vec->concat(next, joined, piece);
+            joined = next;
+          }
+          vec->send(st, joined);
+        }
+      }
+      if (!unrolled)
+        vec->end();
+      vec->end();
+      return success();
+    };
+    SmallVector<SmallVector<Reg>> rows;
+    vec->loop(panelsM);
+    vec->loop(panelsN);
+    if (failed(forSteps(*vec, [&](Step s) -> LogicalResult {
+          vec->loop(mbs);
+          vec->loop(aSticks);
+          emitBlocks(bm, bk);
+          vec->end();
+          vec->end();
+          vec->loop(kb);
+          vec->loop(bSticks);
+          emitBlocks(bk, bn);
+          vec->end();
+          vec->end();
+          if (s.last) {
+            // The epilogue's row operands (the panel's columns), held for
+            // the panel.
+            rows.clear();
+            for (const Operand &row : rowOperands) {
+              rows.emplace_back();
+              for (int64_t j = 0; j < tn * row.esize / msg; ++j) {
+                rows.back().push_back(vec->newReg());
+                vec->recv(rows.back().back(), row.regType, Elements(msg / row.esize), ld);
+              }
+            }
+          }
+          if (s.last && directAccumulator)
+            return emitEpilogueLoop(s, rows);
+          // The step's blocks go back to scratchpad: the vector unit hands
+          // each its start and, carrying them, cuts the result into accesses.
+          bool startsHere = (s.first && vectorInit) || (!s.first && carry == "vector");
+          if (!startsHere && carry != "vector")
+            return success();
+          vec->loop(mbs * nb);
+          carryIn(s);
+          if (carry == "vector") {
+            Reg result = vec->newReg();
+            vec->recv(result, accType, Elements(bm * bn), mxu);
+            for (int64_t j = 0; j < accSticks; ++j) {
+              Reg piece = vec->newReg();
+              vec->slice(piece, result, j * (msg / accBytes), Elements(msg / accBytes));
+              vec->send(st, piece);
+            }
+          }
+          vec->end();
+          return success();
+        })))
+      return failure();
+    if (!directAccumulator && failed(emitEpilogueLoop(std::nullopt, rows)))
+      return failure();
+    vec->end();
+    vec->end();
+    if (failed(vec->status()))
+      return failure();
+  }
+  {
+    auto mxu = program(named("mxu", sc), mxuUnit, unitInstances[sc], 0);
+    dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit), vec = nearest(vecUnit);
+    Reg acc = mxu->newReg(), lhs = mxu->newReg(), rhs = mxu->newReg();
+    mxu->loop(panelsM);
+    mxu->loop(panelsN);
+    if (failed(forSteps(*mxu, [&](Step s) {
+          mxu->loop(mbs);
+          mxu->loop(nb);
+          if (s.first && presetAccumulator)
+            mxu->vconst(acc, accType, Elements(bm * bn), op.getInit().convertToDouble());
+          else if (s.first)
+            mxu->recv(acc, accType, Elements(bm * bn), vectorInit ? vec : ld);
+          else
+            mxu->recv(acc, accType, Elements(bm * bn), carry == "vector" ? vec : ld);
+          mxu->loop(kb);
+          mxu->recv(lhs, a.regType, Elements(bm * bk), ld);
+          mxu->recv(rhs, b.regType, Elements(bk * bn), ld);
+          mxu->mma(acc, lhs, rhs, Elements(bk));
+          mxu->end();
+          bool toVector = s.last ? directAccumulator : carry == "vector";
+          mxu->send(toVector ? vec : st, acc);
+          mxu->end();
+          mxu->end();
+          return success();
+        })))
+      return failure();
+    mxu->end();
+    mxu->end();
+    if (failed(mxu->status()))
+      return failure();
+  }
+  {
+    auto st = program(named("st", sc), stUnit, unitInstances[sc], 1);
+    for (int64_t instance : unitInstances[sc])
+      st->addTableRow({instance});
+    dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
+    if (!presetAccumulator && !vectorInit)
+      st->pop(vec, sub("init"), Bytes(accBlock));
+    // The stored rows of the panel, from the epilogue (loops from depth d).
+    auto emitStored = [&](uint32_t d) {
+      st->acquire(outputs[sc], Side::producer);
+      st->loop(mbs);
+      st->loop(cSticks);
+      for (int64_t r = 0; r < bm; ++r)
+        st->pop(vec,
+                term(term(sub("c_rows", r * tn * eo), d, bm * tn * eo), d + 1,
+                     outAccess.count()),
+                outAccess);
+      st->end();
+      st->end();
+      st->release(outputs[sc], Side::producer);
+    };
+    st->loop(panelsM);
+    st->loop(panelsN);
+    if (failed(forSteps(*st, [&](Step s) {
+          st->acquire(blocks[sc], Side::producer);
+          st->loop(mbs);
+          st->loop(aSticks);
+          for (int64_t j = 0; j < inElems / bk; ++j)
+            st->pop(vec,
+                    term(term(sub("a_blocks", j * msg), 3, kb * msg), 4, (inElems / bk) * msg),
+                    inAccess);
+          st->end();
+          st->end();
+          st->loop(kb);
+          st->loop(bSticks);
+          for (int64_t j = 0; j < inElems / bn; ++j)
+            st->pop(vec,
+                    term(term(sub("b_blocks", j * msg), 3, nb * msg), 4, (inElems / bn) * msg),
+                    inAccess);
+          st->end();
+          st->end();
+          st->release(blocks[sc], Side::producer);
+          if (s.last && directAccumulator) {
+            emitStored(3);
+            return success();
+          }
+          // The step's accumulator blocks, back into scratchpad.
+          st->loop(mbs);
+          st->loop(nb);
+          st->acquire(accumulated[sc], Side::producer);
+          if (carry == "vector")
+            for (int64_t j = 0; j < accSticks; ++j)
+              st->pop(vec, accAt(3, j * msg), inAccess);
+          else
+            st->pop(mxu, accAt(3), Bytes(accBlock));
+          st->release(accumulated[sc], Side::producer);
+          st->end();
+          st->end();
+          return success();
+        })))
+      return failure();
+    if (!directAccumulator)
+      emitStored(2);
+    st->end();
+    st->end();
+    if (failed(st->status()))
+      return failure();
+  }
+  }
+  return success();
+}
+
