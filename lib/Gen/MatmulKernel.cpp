@@ -19,6 +19,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -32,6 +33,8 @@ llvm::StringRef gen::matmulKindName(MatmulEpilogue epilogue) {
     return "matmul-bias-gelu";
   case MatmulEpilogue::SiluMul:
     return "matmul-silu-mul";
+  case MatmulEpilogue::Random:
+    return "matmul-random-epilogue";
   }
   return "matmul";
 }
@@ -81,9 +84,10 @@ static std::string shortest(double v) {
 }
 
 std::string gen::matmulCommand(const MatmulSpec &spec) {
+  bool random = spec.epilogue == MatmulEpilogue::Random;
   std::string s = llvm::formatv("ktflow gen --kernel {0} --shape {1}x{2}x{3} --grid {4}",
-                                matmulKindName(spec.epilogue), spec.m, spec.n, spec.k,
-                                spec.tiles)
+                                matmulKindName(random ? MatmulEpilogue::None : spec.epilogue),
+                                spec.m, spec.n, spec.k, spec.tiles)
                       .str();
   if (spec.kBlock != kMatmulKBlock)
     s += " --k-block " + std::to_string(spec.kBlock);
@@ -91,6 +95,8 @@ std::string gen::matmulCommand(const MatmulSpec &spec) {
     s += " --dtype f32";
   if (spec.init != 0.0)
     s += " --init " + shortest(spec.init);
+  if (random)
+    s += ", and an epilogue of " + std::to_string(spec.steps.size()) + " random steps";
   return s;
 }
 
@@ -113,7 +119,13 @@ std::string gen::matmulKernel(const MatmulSpec &spec) {
   int64_t bm = m / gm, bn = n / gn, bk = spec.kBlock;
   bool epilogue = spec.epilogue != MatmulEpilogue::None;
   llvm::StringRef outType = spec.storeF32 ? "f32" : "f16";
-  const char *rowArg = spec.epilogue == MatmulEpilogue::SiluMul ? "G" : "bias";
+  const char *rowArg = spec.epilogue == MatmulEpilogue::SiluMul  ? "G"
+                       : spec.epilogue == MatmulEpilogue::Random ? "R"
+                                                                 : "bias";
+  bool random = spec.epilogue == MatmulEpilogue::Random;
+  // A random epilogue takes the row only where a step reads it.
+  if (random)
+    epilogue = llvm::any_of(spec.steps, [](const MatmulEpilogueStep &st) { return st.other == 'r'; });
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "// " << (spec.origin.empty() ? matmulCommand(spec) : spec.origin) << "\n";
@@ -121,6 +133,7 @@ std::string gen::matmulKernel(const MatmulSpec &spec) {
                       "// grid {5}x{6} of {7}x{8} output blocks, K loop of {9}-wide blocks.\n",
                       spec.epilogue == MatmulEpilogue::BiasGelu  ? "gelu(A @ B + bias) (tanh form)"
                       : spec.epilogue == MatmulEpilogue::SiluMul ? "silu(A @ B) * G"
+                      : random                                   ? "steps(A @ B) (a random epilogue)"
                                                                  : "A @ B",
                       m, n, k, outType, gm, gn, bm, bn, bk);
   if (epilogue)
@@ -200,7 +213,9 @@ std::string gen::matmulKernel(const MatmulSpec &spec) {
                         "outs(%r_init : {1}) dimensions = [0]\n",
                         bn, t);
     auto line = [&](const char *text) { os << "    " << llvm::formatv(text, t) << "\n"; };
-    if (spec.epilogue == MatmulEpilogue::BiasGelu) {
+    if (random) {
+      // The steps follow, below.
+    } else if (spec.epilogue == MatmulEpilogue::BiasGelu) {
       line("%one = arith.constant dense<1.0> : {0}");
       line("%half = arith.constant dense<0.5> : {0}");
       line("%k1 = arith.constant dense<0.7978845608> : {0}");
@@ -215,7 +230,7 @@ std::string gen::matmulKernel(const MatmulSpec &spec) {
       line("%t4 = arith.addf %one, %t3 : {0}");
       line("%t5 = arith.mulf %x, %t4 : {0}");
       line("%y = arith.mulf %half, %t5 : {0}");
-    } else {
+    } else if (spec.epilogue == MatmulEpilogue::SiluMul) {
       // silu(h) = h / (1 + exp(-h)), as the swiglu bench kernel.
       line("%one = arith.constant dense<1.0> : {0}");
       line("%n = arith.negf %acc : {0}");
@@ -224,7 +239,37 @@ std::string gen::matmulKernel(const MatmulSpec &spec) {
       line("%s = arith.divf %acc, %d : {0}");
       line("%y = arith.mulf %s, %r_full : {0}");
     }
-    result = "%y";
+    if (!random)
+      result = "%y";
+  }
+  if (random) {
+    std::string v = "%acc";
+    for (size_t i = 0; i < spec.steps.size(); ++i) {
+      const MatmulEpilogueStep &st = spec.steps[i];
+      std::string out = "%e" + std::to_string(i);
+      if (st.op == "round-f16") {
+        os << llvm::formatv("    {0}h = arith.truncf {1} : {2} to tensor<{3}x{4}xf16>\n"
+                            "    {0} = arith.extf {0}h : tensor<{3}x{4}xf16> to {2}\n",
+                            out, v, t, bm, bn);
+      } else if (st.op == "math.sqrt") {
+        os << llvm::formatv("    {0}a = math.absf {1} : {2}\n"
+                            "    {0} = math.sqrt {0}a : {2}\n",
+                            out, v, t);
+      } else if (!st.other) {
+        os << llvm::formatv("    {0} = {1} {2} : {3}\n", out, st.op, v, t);
+      } else {
+        std::string other = st.other == 'a'   ? std::string("%acc")
+                            : st.other == 'r' ? std::string("%r_full")
+                            : st.other == 'v' ? v
+                                              : out + "c";
+        if (st.other == 'c')
+          os << llvm::formatv("    {0}c = arith.constant dense<{1}> : {2}\n", out,
+                              shortest(st.constant), t);
+        os << llvm::formatv("    {0} = {1} {2}, {3} : {4}\n", out, st.op, v, other, t);
+      }
+      v = out;
+    }
+    result = v;
   }
   if (!spec.storeF32) {
     os << llvm::formatv("    %h = arith.truncf {2} : tensor<{0}x{1}xf32> to "
@@ -262,6 +307,83 @@ private:
 };
 } // namespace
 
+/// One to five epilogue steps. The inputs are standard normal, so the sums
+/// are about 4 sqrt(K) at most; a value's likely magnitude is tracked and
+/// squashed (tanh, erf, a division) before it would pass f16's range, exp
+/// takes only values of magnitude 8 or less, and nothing divides by a
+/// value that can be zero.
+static std::vector<gen::MatmulEpilogueStep> randomSteps(Rng &rng, const gen::MatmulSpec &spec) {
+  using Step = gen::MatmulEpilogueStep;
+  double sums = 4.0 * std::sqrt(double(spec.k)) + std::abs(spec.init), bound = sums;
+  std::vector<Step> steps;
+  int64_t count = 1 + int64_t(rng.below(5));
+  const double constants[] = {0.5, -1.25, 3.0, 0.125};
+  for (int64_t i = 0; i < count; ++i) {
+    Step st;
+    if (bound > 50) {
+      const Step squash[] = {{"math.tanh"}, {"math.erf"}, {"arith.divf", 'c', 16.0}};
+      st = rng.pick(squash);
+      bound = st.op == "arith.divf" ? bound / 16 : 1;
+      steps.push_back(st);
+      continue;
+    }
+    switch (rng.below(12)) {
+    case 0:
+    case 1: {
+      const char *ops[] = {"arith.addf", "arith.subf", "arith.maximumf", "arith.minimumf"};
+      const char others[] = {'a', 'r', 'c', 'v'};
+      st = {rng.pick(ops), rng.pick(others)};
+      st.constant = rng.pick(constants);
+      bound += st.other == 'a' ? sums : st.other == 'r' ? 4 : st.other == 'v' ? bound : 3;
+      break;
+    }
+    case 2:
+    case 3: {
+      const char others[] = {'r', 'c', 'v', 'a'};
+      st = {"arith.mulf", rng.pick(others)};
+      st.constant = rng.pick(constants);
+      bound *= st.other == 'r' ? 4 : st.other == 'c' ? 3 : st.other == 'v' ? bound : sums;
+      break;
+    }
+    case 4: {
+      const double divisors[] = {2.0, -4.0, 0.75};
+      st = {"arith.divf", 'c', rng.pick(divisors)};
+      bound /= 0.75;
+      break;
+    }
+    case 5:
+      st = {rng.below(2) ? "arith.negf" : "math.absf"};
+      break;
+    case 6:
+      if (bound <= 8) {
+        st = {"math.exp"};
+        bound = std::exp(bound);
+      } else {
+        st = {"math.tanh"};
+        bound = 1;
+      }
+      break;
+    case 7:
+      st = {"math.tanh"};
+      bound = 1;
+      break;
+    case 8:
+      st = {"math.erf"};
+      bound = 1;
+      break;
+    case 9:
+      st = {"math.sqrt"};
+      bound = std::sqrt(bound);
+      break;
+    default:
+      st = {"round-f16"};
+      break;
+    }
+    steps.push_back(st);
+  }
+  return steps;
+}
+
 gen::MatmulSpec gen::randomMatmul(uint64_t seed, const RandomMatmulOptions &options) {
   Rng rng(seed);
   MatmulSpec spec;
@@ -272,7 +394,8 @@ gen::MatmulSpec gen::randomMatmul(uint64_t seed, const RandomMatmulOptions &opti
   spec.tiles = tiles;
   auto [gm, gn] = matmulGrid(tiles);
   const MatmulEpilogue epilogues[] = {MatmulEpilogue::None, MatmulEpilogue::None,
-                                      MatmulEpilogue::BiasGelu, MatmulEpilogue::SiluMul};
+                                      MatmulEpilogue::BiasGelu, MatmulEpilogue::SiluMul,
+                                      MatmulEpilogue::Random, MatmulEpilogue::Random};
   spec.epilogue = rng.pick(epilogues);
   // Per grid tile: rows of whole 8-row blocks; columns and K blocks of
   // whole 128-byte rows (64 f16: spyre's stick, two of sample's and deep's
@@ -292,6 +415,8 @@ gen::MatmulSpec gen::randomMatmul(uint64_t seed, const RandomMatmulOptions &opti
   // The sums start from zero, or from a splat constant (C + A @ B).
   const double inits[] = {0.0, 0.0, 0.0, 1.5, -0.25};
   spec.init = rng.pick(inits);
+  if (spec.epilogue == MatmulEpilogue::Random)
+    spec.steps = randomSteps(rng, spec);
   spec.origin = "ktflow fuzz --matmul --seed " + std::to_string(seed) + " (" +
                 matmulCommand(spec) + ")";
   return spec;
@@ -317,6 +442,14 @@ std::vector<gen::MatmulSpec> gen::shrinkMatmul(const MatmulSpec &spec) {
   if (spec.epilogue != MatmulEpilogue::None) {
     MatmulSpec s = spec;
     s.epilogue = MatmulEpilogue::None;
+    s.steps.clear();
+    add(s);
+  }
+  // A random epilogue without one of its steps (the first step that reads
+  // the value it replaces still reads a value).
+  for (size_t i = 0; spec.steps.size() > 1 && i < spec.steps.size(); ++i) {
+    MatmulSpec s = spec;
+    s.steps.erase(s.steps.begin() + i);
     add(s);
   }
   if (spec.k > spec.kBlock) {

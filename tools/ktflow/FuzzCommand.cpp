@@ -106,7 +106,8 @@ static cl::opt<bool> fuzzInts("ints",
 static cl::opt<bool> fuzzMatmul("matmul",
                                 cl::desc("Random kernels are matmuls instead (example 10's and "
                                          "20's forms at small sizes: K loops of one to four "
-                                         "steps, bias + gelu or silu * row epilogues, f16 or f32 "
+                                         "steps, sums from splat constants, bias + gelu, silu * "
+                                         "row or random element-wise epilogues, f16 or f32 "
                                          "results)"),
                                 cl::sub(fuzzCmd));
 static cl::opt<bool> fuzzNoReduce("no-reduce",

@@ -37,6 +37,23 @@ enum class MatmulEpilogue {
   /// activation of a SwiGLU MLP with its multiplier per column (a whole
   /// M x N multiplier is outside the contraction epilogue's operands).
   SiluMul,
+  /// A random chain of element-wise steps (MatmulSpec::steps), drawn by
+  /// randomMatmul; not a `--kernel` name.
+  Random,
+};
+
+/// One step of a random epilogue: `v = op(v, other)` on the previous value
+/// v (the sums at first), or `v = op(v)`.
+struct MatmulEpilogueStep {
+  /// The op's name: arith.addf, arith.subf, arith.mulf, arith.divf,
+  /// arith.maximumf, arith.minimumf, arith.negf, math.absf, math.exp,
+  /// math.tanh, math.erf, math.sqrt (of |v|: two ops), or "round-f16" (a
+  /// truncf to f16 and an extf back).
+  std::string op;
+  /// The other operand of a binary step: 'a' the sums, 'r' the 1 x N row,
+  /// 'c' a splat constant, 'v' the value itself; 0 for a unary step.
+  char other = 0;
+  double constant = 0;
 };
 
 /// The kernel name of an epilogue: "matmul", "matmul-bias-gelu",
@@ -57,6 +74,8 @@ struct MatmulSpec {
   bool storeF32 = false;
   /// The accumulator's initial value (a splat constant).
   double init = 0.0;
+  /// The steps of a Random epilogue.
+  std::vector<MatmulEpilogueStep> steps;
   /// Where the spec came from, printed in the kernel's header.
   std::string origin;
 };
@@ -93,8 +112,9 @@ struct RandomMatmulOptions {
 /// f16 or f32 result.
 MatmulSpec randomMatmul(uint64_t seed, const RandomMatmulOptions &options);
 
-/// Smaller specs of the same kind (fewer tiles, K steps, rows, columns; no
-/// epilogue), each still generable, for reducing a failing kernel.
+/// Smaller specs of the same kind (fewer tiles, K steps, rows, columns,
+/// epilogue steps; no epilogue), each still generable, for reducing a
+/// failing kernel.
 std::vector<MatmulSpec> shrinkMatmul(const MatmulSpec &spec);
 
 } // namespace ktflow::gen
