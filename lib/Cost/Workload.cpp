@@ -581,8 +581,8 @@ FailureOr<ks::KernelOp> ktflow::cost::scheduledKernel(ModuleOp scheduledModule) 
 /// its step and B once per panel row, C written once (the reuse the
 /// schedule has: a step's operands stay in scratchpad for the panel); the
 /// accumulators' carry between K steps; every mma's operand blocks from scratchpad to the matrix
-/// unit (one A and one B block per mma: nothing stays in the unit's
-/// registers but the accumulator); the accumulator blocks to the epilogue;
+/// unit (a B block per mma, an A block per `reuse` mma: it stays in the
+/// unit's registers with that many accumulators); the accumulator blocks to the epilogue;
 /// M x N x K multiply-adds on the matrix unit and the cast on the vector
 /// unit. The vector unit's relayout of the rows into blocks is not
 /// charged: a layout the frontend gave in blocks would not need it, so it
@@ -665,8 +665,13 @@ static LogicalResult addContraction(ks::KernelOp kernel, ks::ContractionOp op,
       workload.addCompute(*vec, "add", accType, tiles * m * n * k);
     }
   } else {
-    int64_t mmas = (m / bm) * (n / bn) * (k / bk);
-    chargeRoute(*spad, *mxu, tiles * mmas * (bm * bk + bk * bn) * es);
+    // Each A block reaches the unit once per `reuse` mma (it stays in the
+    // registers while that many B blocks stream), each B block once per mma.
+    int64_t mmas = (m / bm) * (n / bn) * (k / bk), reuse = 1;
+    if (auto decided = llvm::dyn_cast_or_null<ks::DecisionAttr>(op->getAttr("reuse")))
+      if (auto count = llvm::dyn_cast<IntegerAttr>(decided.getValue()))
+        reuse = std::max<int64_t>(1, count.getInt());
+    chargeRoute(*spad, *mxu, tiles * (mmas / reuse * bm * bk + mmas * bk * bn) * es);
     chargeRoute(*mxu, *vec, tiles * m * n * ea);
     workload.addCompute(*mxu, "matmul", inType, tiles * m * n * k);
   }

@@ -22,11 +22,13 @@
 //     which writes it as one access into `a_blocks` ([m][k] order) or
 //     `b_blocks` ([k][n]); the vector unit also writes the init block
 //     (`vconst` of the accumulator's constant);
-//  3. per accumulator block (m, n): the load unit pushes the init block and,
-//     for k = 0, 1, ..., the A block (m, k) and the B block (k, n); the
-//     matrix unit folds each pair into the accumulator register with `mma`
-//     (K in order, the interpreter's order) and sends the block to the store
-//     unit, which writes it into `acc`;
+//  3. per group of `reuse` (R) accumulator blocks (m, g R + r): the load
+//     unit pushes their init blocks and, for k = 0, 1, ..., the A block
+//     (m, k) once and the group's B blocks (k, g R + r); the matrix unit
+//     keeps the A block and the R accumulators in registers and folds each
+//     B block into its accumulator with `mma` (K in order per accumulator,
+//     the interpreter's order), then sends the R blocks in order to the
+//     store unit, which writes them into `acc`;
 //  4. the epilogue: the load unit streams the accumulator blocks back to the
 //     vector unit, which casts them to the stored type and joins the rows of
 //     the blocks of one stored access into that access (`slice`, `concat`)
@@ -144,6 +146,10 @@ LogicalResult MatrixLowering::collect() {
     return op.emitError("contraction decisions other than layout blocks, resident "
                         "accumulator and loop order m, n, k are not lowered");
   split = shares.getInt();
+  auto reused = dyn_cast_or_null<IntegerAttr>(decision("reuse"));
+  if (!reused)
+    return op.emitError("contraction without its reuse decision");
+  reuse = reused.getInt();
   bm = block[0], bn = block[1], bk = block[2];
   if (bm <= 0 || bn <= 0 || bk <= 0 || m % bm || n % bn || k % bk)
     return op.emitError("contraction block ") << bm << "x" << bn << "x" << bk
@@ -200,6 +206,13 @@ LogicalResult MatrixLowering::collect() {
        (Bytes(bm * bn * accBytes) != outAccess || outAccess != inAccess)) ||
       (!presetAccumulator && !vectorInit && Bytes(bm * bn * accBytes) != inAccess))
     return op.emitError("contraction blocks are not one access of the load and store units");
+  // The epilogue takes a stored access's blocks together, so a group of
+  // reused blocks lies within one (its starts go first).
+  if (reuse < 1 || (tn / bn) % reuse || (outAccess.count() / c.esize / bn) % reuse)
+    return op.emitError("contraction reuse ")
+           << reuse << " is not lowered: it must divide the panel's " << tn / bn
+           << " block columns and the " << outAccess.count() / c.esize / bn
+           << " blocks of a stored access";
   if (!op.getEpilogue().empty()) {
     auto decided = dyn_cast_or_null<DictionaryAttr>(decision("epilogue"));
     auto unit = decided ? dyn_cast_or_null<StringAttr>(decided.get("unit")) : StringAttr();

@@ -53,6 +53,9 @@ private:
   int64_t tm = 0, tn = 0, tk = 0, buffers = 1;
   /// The sub-core instances of a core that share each panel's block rows.
   int64_t split = 1;
+  /// The accumulator blocks along N that each A block feeds while it stays
+  /// in the matrix unit's registers (their accumulators resident too).
+  int64_t reuse = 1;
   std::string carry;
   Bytes slotAlignment{1};
   std::string dmaUnit, ldUnit, stUnit, vecUnit, mxuUnit, memory;

@@ -65,6 +65,8 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   const int64_t mb = tm / bm, nb = tn / bn, kb = tk / bk;
   // Per sub-core instance: its rows and blocks of the panel.
   const int64_t tms = tm / split, mbs = mb / split;
+  // Groups of `reuse` accumulator blocks along N sharing each A block.
+  const int64_t groups = nb / reuse;
   const int64_t aSticks = tk * es / msg, bSticks = tn * es / msg,
                 cSticks = tn * eo / outAccess.count();
   const int64_t accBlock = bm * bn * accBytes, accSticks = accBlock / msg;
@@ -240,6 +242,12 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   auto accAt = [&](uint32_t d, int64_t offset = 0) {
     return term(term(sub("acc", offset), d, nb * accBlock), d + 1, accBlock);
   };
+  // The accumulator block (m, g R + r) of the panel, loops m, g, r at
+  // depths 3, 4, 5.
+  auto accInGroup = [&](int64_t offset = 0) {
+    return term(term(term(sub("acc", offset), 3, nb * accBlock), 4, reuse * accBlock), 5,
+                accBlock);
+  };
   {
     auto ld = program(named("ld", sc), ldUnit, unitInstances[sc], 1);
     for (int64_t instance : unitInstances[sc])
@@ -279,23 +287,31 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           // Per accumulator block: its init or carried value, then the K
           // blocks of the step in order.
           ld->acquire(blocks[sc], Side::consumer);
+          // Per group of `reuse` accumulator blocks (m, g R + r): their
+          // inits or carried values in order, then per K block the A block
+          // once and the group's B blocks.
           ld->loop(mbs);
-          ld->loop(nb);
+          ld->loop(groups);
+          ld->loop(reuse);
           if (s.first) {
             if (!presetAccumulator && !vectorInit)
               ld->push(mxu, sub("init"), Bytes(accBlock));
           } else {
             ld->acquire(accumulated[sc], Side::consumer);
             if (carry == "scratchpad")
-              ld->push(mxu, accAt(3), Bytes(accBlock));
+              ld->push(mxu, accInGroup(), Bytes(accBlock));
             else
               for (int64_t j = 0; j < accSticks; ++j)
-                ld->push(vec, accAt(3, j * msg), inAccess);
+                ld->push(vec, accInGroup(j * msg), inAccess);
             ld->release(accumulated[sc], Side::consumer);
           }
+          ld->end();
           ld->loop(kb);
           ld->push(mxu, term(term(sub("a_blocks"), 3, kb * msg), 5, msg), inAccess);
-          ld->push(mxu, term(term(sub("b_blocks"), 5, nb * msg), 4, msg), inAccess);
+          ld->loop(reuse);
+          ld->push(mxu, term(term(term(sub("b_blocks"), 5, nb * msg), 4, reuse * msg), 6, msg),
+                   inAccess);
+          ld->end();
           ld->end();
           ld->end();
           ld->end();
@@ -385,10 +401,11 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
         SmallVector<Reg> cast;
         for (int64_t j = 0; j < perAccess; ++j) {
           Reg block = vec->newReg();
-          // Each block's start just before its result: the matrix unit
-          // takes one, folds K, sends the result back.
-          if (s)
-            carryIn(*s);
+          // A group's starts just before its first result: the matrix
+          // unit takes them, folds K, sends the results back.
+          if (s && j % reuse == 0)
+            for (int64_t r = 0; r < reuse; ++r)
+              carryIn(*s);
           vec->recv(block, accType, Elements(bm * bn), s ? mxu : ld);
           if (epilogue) {
             FailureOr<Reg> result = emitEpilogue(*vec, block, stick * perAccess + j, rows);
@@ -452,9 +469,13 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           bool startsHere = (s.first && vectorInit) || (!s.first && carry == "vector");
           if (!startsHere && carry != "vector")
             return success();
-          vec->loop(mbs * nb);
-          carryIn(s);
+          // A group's starts go first: the matrix unit takes them all
+          // before it sends the first result.
+          vec->loop(mbs * groups);
+          for (int64_t r = 0; r < reuse; ++r)
+            carryIn(s);
           if (carry == "vector") {
+            vec->loop(reuse);
             Reg result = vec->newReg();
             vec->recv(result, accType, Elements(bm * bn), mxu);
             for (int64_t j = 0; j < accSticks; ++j) {
@@ -462,6 +483,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
               vec->slice(piece, result, j * (msg / accBytes), Elements(msg / accBytes));
               vec->send(st, piece);
             }
+            vec->end();
           }
           vec->end();
           return success();
@@ -477,25 +499,35 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   {
     auto mxu = program(named("mxu", sc), mxuUnit, unitInstances[sc], 0);
     dc::NodeRef ld = nearest(ldUnit), st = nearest(stUnit), vec = nearest(vecUnit);
-    Reg acc = mxu->newReg(), lhs = mxu->newReg(), rhs = mxu->newReg();
+    // `reuse` accumulators resident: each A block received once feeds
+    // the group's B blocks, every accumulator folding K in order.
+    SmallVector<Reg> acc;
+    for (int64_t r = 0; r < reuse; ++r)
+      acc.push_back(mxu->newReg());
+    Reg lhs = mxu->newReg(), rhs = mxu->newReg();
     mxu->loop(panelsM);
     mxu->loop(panelsN);
     if (failed(forSteps(*mxu, [&](Step s) {
           mxu->loop(mbs);
-          mxu->loop(nb);
-          if (s.first && presetAccumulator)
-            mxu->vconst(acc, accType, Elements(bm * bn), op.getInit().convertToDouble());
-          else if (s.first)
-            mxu->recv(acc, accType, Elements(bm * bn), vectorInit ? vec : ld);
-          else
-            mxu->recv(acc, accType, Elements(bm * bn), carry == "vector" ? vec : ld);
+          mxu->loop(groups);
+          for (Reg r : acc) {
+            if (s.first && presetAccumulator)
+              mxu->vconst(r, accType, Elements(bm * bn), op.getInit().convertToDouble());
+            else if (s.first)
+              mxu->recv(r, accType, Elements(bm * bn), vectorInit ? vec : ld);
+            else
+              mxu->recv(r, accType, Elements(bm * bn), carry == "vector" ? vec : ld);
+          }
           mxu->loop(kb);
           mxu->recv(lhs, a.regType, Elements(bm * bk), ld);
-          mxu->recv(rhs, b.regType, Elements(bk * bn), ld);
-          mxu->mma(acc, lhs, rhs, Elements(bk));
+          for (Reg r : acc) {
+            mxu->recv(rhs, b.regType, Elements(bk * bn), ld);
+            mxu->mma(r, lhs, rhs, Elements(bk));
+          }
           mxu->end();
           bool toVector = s.last ? directAccumulator : carry == "vector";
-          mxu->send(toVector ? vec : st, acc);
+          for (Reg r : acc)
+            mxu->send(toVector ? vec : st, r);
           mxu->end();
           mxu->end();
           return success();

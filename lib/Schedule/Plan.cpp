@@ -117,8 +117,9 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
           names.push_back(name.getValue());
         c["loop_order"] = std::move(names);
       }
-      if (auto split = dyn_cast_or_null<IntegerAttr>(decisionValue(op, "split")))
-        c["split"] = split.getInt();
+      for (StringRef key : {"split", "reuse"})
+        if (auto count = dyn_cast_or_null<IntegerAttr>(decisionValue(op, key)))
+          c[key] = count.getInt();
       if (auto merge = dyn_cast_or_null<DictionaryAttr>(decisionValue(op, "merge")))
         c["merge"] = json::Object{{"dim", merge.getAs<IntegerAttr>("dim").getInt()},
                                   {"factor", merge.getAs<IntegerAttr>("factor").getInt()}};
@@ -403,12 +404,13 @@ static LogicalResult replayContractions(KernelOp kernel, const json::Object &ent
         return fail("loop_order");
       op->setAttr("loop_order", decide(b.getStrArrayAttr(order), kPlan));
     }
-    if (const json::Value *v = object->get("split")) {
-      std::optional<int64_t> split = v->getAsInteger();
-      if (!split || *split < 1)
-        return fail("split");
-      op->setAttr("split", decide(b.getI64IntegerAttr(*split), kPlan));
-    }
+    for (StringRef key : {"split", "reuse"})
+      if (const json::Value *v = object->get(key)) {
+        std::optional<int64_t> count = v->getAsInteger();
+        if (!count || *count < 1)
+          return fail(key);
+        op->setAttr(key, decide(b.getI64IntegerAttr(*count), kPlan));
+      }
     if (const json::Value *v = object->get("merge")) {
       const json::Object *m = v->getAsObject();
       std::optional<int64_t> dim = m ? m->getInteger("dim") : std::nullopt;

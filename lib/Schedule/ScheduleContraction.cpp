@@ -30,6 +30,12 @@
 //  * what stays resident: the accumulator block, in the matrix unit's
 //    registers across a K step (loop order m, n, k: k innermost); a
 //    step's operand blocks stay resident in scratchpad for the step;
+//  * `reuse` R: each A block stays in the matrix unit's registers while
+//    the B blocks of R accumulator blocks along N stream (their R
+//    accumulators resident too), so an mma takes one operand access, not
+//    two: the largest R dividing the panel's block columns and a stored
+//    access's blocks whose accumulators and two operand blocks fit the
+//    unit's registers;
 //  * `split`: the sub-core instances sharing the scratchpad (spyre's two
 //    corelets) divide each panel's block rows among them, so every matrix
 //    unit of a core works; each relays its own copy of B's blocks, so the
@@ -646,6 +652,34 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   op->setAttr("split", decide(b.getI64IntegerAttr(split),
                               decisionValue(op, "split") ? kPlan : kHeuristic));
   decision("buffers", b.getI64IntegerAttr(buffers));
+  // `reuse`: each A block stays in the matrix unit's registers while R
+  // B blocks stream, folding into R accumulator blocks along N (resident
+  // too), so an mma takes one access instead of two; R divides the panel's
+  // block columns and a stored access's blocks (the epilogue takes those
+  // together), and the R accumulators, the A and the B block fit the
+  // unit's registers. The largest such R.
+  int64_t perAccess = outElems / bn;
+  int64_t registers = model.vectorRegisterCount(*matrix);
+  auto legalReuse = [&](int64_t r) {
+    return r >= 1 && (tn / bn) % r == 0 && perAccess % r == 0 && r + 2 <= registers;
+  };
+  int64_t reuse = 1;
+  for (int64_t r = perAccess; r > 1; --r)
+    if (legalReuse(r)) {
+      reuse = r;
+      break;
+    }
+  if (auto replayed = dyn_cast_or_null<IntegerAttr>(decisionValue(op, "reuse"))) {
+    if (!legalReuse(replayed.getInt()))
+      return op.emitError("the plan's reuse ")
+             << replayed.getInt() << " is not legal: it must divide the panel's " << tn / bn
+             << " block columns and the " << perAccess
+             << " blocks of a stored access, its accumulators and two operand blocks fitting "
+                "the "
+             << registers << " registers of @" << model.node(*matrix).name;
+    reuse = replayed.getInt();
+  }
+  decision("reuse", b.getI64IntegerAttr(reuse));
   // How the accumulator is carried follows from the block and the
   // description (a fact, not a choice).
   op->setAttr("carry", b.getStringAttr(carry.empty() ? "none" : carry));
