@@ -28,12 +28,15 @@
 // recompute`, only those no earlier phase computed where `registers`),
 // the folds, the per-row ops on one element and their broadcasts, and a
 // send per result vector.
+// Contractions follow the groups, priced phase by phase from their own
+// decisions (PredictContraction.cpp).
 // The model reads the recorded decisions (tile counts, split, depth,
 // routes), never the lowering or the simulator. docs/cost.md gives its
 // measured error (`ktflow cost eval`).
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Cost/Predict.h"
+#include "PredictContraction.h"
 
 #include "ktflow/Cost/Workload.h"
 #include "ktflow/Schedule/Budget.h"
@@ -397,6 +400,14 @@ FailureOr<Prediction> ktflow::cost::predictCycles(ModuleOp scheduledModule,
   Prediction prediction;
   for (ks::GroupOp group : kernel.getBody().getOps<ks::GroupOp>()) {
     FailureOr<GroupPrediction> g = predictGroup(kernel, group, model);
+    if (failed(g))
+      return failure();
+    prediction.cycles += g->cycles;
+    prediction.groups.push_back(std::move(*g));
+  }
+  // Contractions run after the groups, one after the other.
+  for (ks::ContractionOp op : kernel.getBody().getOps<ks::ContractionOp>()) {
+    FailureOr<GroupPrediction> g = detail::predictContraction(kernel, op, model);
     if (failed(g))
       return failure();
     prediction.cycles += g->cycles;

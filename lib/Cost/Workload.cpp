@@ -788,6 +788,16 @@ FailureOr<arch::Workload> ktflow::cost::computeWorkload(ModuleOp scheduledModule
   return workload;
 }
 
+FailureOr<arch::Workload> ktflow::cost::computeContractionWorkload(ks::KernelOp kernel,
+                                                                   ks::ContractionOp op,
+                                                                   const arch::ArchModel &model) {
+  WorkloadBuilder builder(model, kernel);
+  arch::Workload workload = builder.take();
+  if (failed(addContraction(kernel, op, model, workload)))
+    return failure();
+  return workload;
+}
+
 FailureOr<arch::Workload> ktflow::cost::computeGroupWorkload(ks::KernelOp kernel, ks::GroupOp group,
                                                              const arch::ArchModel &model) {
   WorkloadBuilder builder(model, kernel);

@@ -60,8 +60,53 @@ std::optional<std::string> tune::normalizedPlan(llvm::StringRef plan) {
   return rewritePlanGroups(plan, [](llvm::json::Object &) { return true; });
 }
 
+namespace {
+/// `plan` with `rewrite` applied to every contraction's object (with its
+/// index over all kernels' contractions); `plan` unchanged where it has
+/// none, std::nullopt when it is not a plan or `rewrite` fails.
+std::optional<std::string>
+rewritePlanContractions(llvm::StringRef plan,
+                        llvm::function_ref<bool(llvm::json::Object &, unsigned)> rewrite) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(plan);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return std::nullopt;
+  }
+  llvm::json::Object *root = parsed->getAsObject();
+  llvm::json::Array *kernels = root ? root->getArray("kernels") : nullptr;
+  if (!kernels)
+    return std::nullopt;
+  unsigned index = 0;
+  for (llvm::json::Value &kernel : *kernels)
+    if (llvm::json::Array *contractions =
+            kernel.getAsObject() ? kernel.getAsObject()->getArray("contractions") : nullptr)
+      for (llvm::json::Value &contraction : *contractions) {
+        llvm::json::Object *c = contraction.getAsObject();
+        if (!c || !rewrite(*c, index++))
+          return std::nullopt;
+      }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(*parsed));
+  return text;
+}
+
+/// A contraction's step and block, read from its plan object.
+bool stepAndBlock(const llvm::json::Object &c, std::vector<int64_t> &step,
+                  std::vector<int64_t> &block) {
+  const llvm::json::Array *s = c.getArray("step"), *b = c.getArray("block");
+  if (!s || !b || s->size() != 3 || b->size() != 3)
+    return false;
+  for (size_t d = 0; d < 3; ++d) {
+    step.push_back((*s)[d].getAsInteger().value_or(0));
+    block.push_back((*b)[d].getAsInteger().value_or(0));
+  }
+  return true;
+}
+} // namespace
+
 std::optional<std::string> tune::randomPlanVariant(llvm::StringRef plan, std::mt19937_64 &rng) {
-  return rewritePlanGroups(plan, [&](llvm::json::Object &g) {
+  std::optional<std::string> variant = rewritePlanGroups(plan, [&](llvm::json::Object &g) {
     llvm::json::Array *tile = g.getArray("tile");
     if (!tile)
       return false;
@@ -74,6 +119,21 @@ std::optional<std::string> tune::randomPlanVariant(llvm::StringRef plan, std::mt
       extent = std::max<int64_t>(1, scaled);
     }
     g["depth"] = int64_t(1 + rng() % kMaxDepth);
+    return true;
+  });
+  if (!variant)
+    return std::nullopt;
+  // A contraction's step: each dimension halved 0-2 times (not below its
+  // block), its operand rows' slots drawn from 1-kMaxContractionBuffers.
+  return rewritePlanContractions(*variant, [&](llvm::json::Object &c, unsigned) {
+    std::vector<int64_t> step, block;
+    if (!stepAndBlock(c, step, block))
+      return true;
+    llvm::json::Array scaled;
+    for (size_t d = 0; d < 3; ++d)
+      scaled.push_back(std::max<int64_t>(std::max<int64_t>(1, block[d]), step[d] >> (rng() % 3)));
+    c["step"] = std::move(scaled);
+    c["buffers"] = int64_t(1 + rng() % kMaxContractionBuffers);
     return true;
   });
 }
@@ -137,6 +197,41 @@ std::vector<std::string> tune::planNeighbours(llvm::StringRef plan) {
         llvm::json::Array &order = *g.getArray("loop_order");
         std::swap(order[l], order[l + 1]);
       });
+  }
+  // Per contraction: each step dimension doubled then halved (not below
+  // its block), its slots one less then one more.
+  std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> contractions;
+  std::vector<int64_t> buffers;
+  rewritePlanContractions(plan, [&](llvm::json::Object &c, unsigned) {
+    std::vector<int64_t> step, block;
+    if (!stepAndBlock(c, step, block))
+      step.clear();
+    contractions.push_back({step, block});
+    buffers.push_back(c.getInteger("buffers").value_or(0));
+    return true;
+  });
+  auto moveContraction = [&](unsigned target, llvm::function_ref<void(llvm::json::Object &)> edit) {
+    if (std::optional<std::string> moved =
+            rewritePlanContractions(plan, [&](llvm::json::Object &c, unsigned index) {
+              if (index == target)
+                edit(c);
+              return true;
+            }))
+      neighbours.push_back(std::move(*moved));
+  };
+  for (unsigned ci = 0; ci < contractions.size(); ++ci) {
+    const auto &[step, block] = contractions[ci];
+    for (size_t d = 0; d < step.size(); ++d)
+      for (bool doubled : {true, false}) {
+        int64_t extent = doubled ? step[d] * 2 : step[d] / 2;
+        if (extent < std::max<int64_t>(1, block[d]))
+          continue;
+        moveContraction(ci, [&](llvm::json::Object &c) { (*c.getArray("step"))[d] = extent; });
+      }
+    if (buffers[ci] > 0)
+      for (int64_t b : {buffers[ci] - 1, buffers[ci] + 1})
+        if (b >= 1 && b <= kMaxContractionBuffers)
+          moveContraction(ci, [&](llvm::json::Object &c) { c["buffers"] = b; });
   }
   return neighbours;
 }

@@ -19,6 +19,7 @@
 
 #include "ktflow/Gen/BenchKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
+#include "ktflow/Gen/MatmulKernel.h"
 #include "ktflow/InitAll.h"
 #include "ktflow/Run/RunKernel.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -62,7 +63,8 @@ struct Sample {
   std::string arch, kernel, kind;
   int64_t plan = 0;
   double predicted = 0, simulated = 0;
-  /// The first group's tile and depth, as the run scheduled them.
+  /// The first group's tile and depth (a contraction's step and buffers), as
+  /// the run scheduled them.
   std::string tile;
   int64_t depth = 0;
 };
@@ -79,8 +81,20 @@ void firstGroupDecisions(llvm::StringRef plan, Sample &sample) {
   if (!kernels || kernels->empty() || !kernels->front().getAsObject())
     return;
   const llvm::json::Array *groups = kernels->front().getAsObject()->getArray("groups");
-  if (!groups || groups->empty() || !groups->front().getAsObject())
+  if (!groups || groups->empty() || !groups->front().getAsObject()) {
+    // A contraction's step and its operand rows' slots.
+    const llvm::json::Array *contractions =
+        kernels->front().getAsObject()->getArray("contractions");
+    if (!contractions || contractions->empty() || !contractions->front().getAsObject())
+      return;
+    const llvm::json::Object &c = *contractions->front().getAsObject();
+    if (const llvm::json::Array *step = c.getArray("step"))
+      for (const llvm::json::Value &e : *step)
+        sample.tile +=
+            (sample.tile.empty() ? "" : "x") + std::to_string(e.getAsInteger().value_or(0));
+    sample.depth = c.getInteger("buffers").value_or(0);
     return;
+  }
   const llvm::json::Object &g = *groups->front().getAsObject();
   if (const llvm::json::Array *tile = g.getArray("tile"))
     for (const llvm::json::Value &e : *tile)
@@ -162,6 +176,13 @@ int ktflow::tool::runCostEval(llvm::StringRef archList, unsigned plans, uint64_t
       llvm::errs() << "ktflow cost eval: " << error << "\n";
       return 1;
     }
+    // The suite: every bench kind at two sizes, then matmuls (M = N = K),
+    // each on one core and on 8.
+    struct EvalCase {
+      std::string name, kind, text;
+      std::vector<std::string> args;
+    };
+    std::vector<EvalCase> cases;
     for (gen::BenchKind kind : gen::allBenchKinds()) {
       if (kind == gen::BenchKind::Fill)
         continue;
@@ -171,55 +192,68 @@ int ktflow::tool::runCostEval(llvm::StringRef archList, unsigned plans, uint64_t
           std::string name = (gen::benchKindName(kind) + "-" + llvm::Twine(rows) + "x1024-g" +
                               llvm::Twine(grid))
                                  .str();
-          if (!filter.empty() && !llvm::Regex(filter).match(name))
-            continue;
-          // One parse per kernel: a run leaves the module as it was.
-          llvm::SourceMgr sourceMgr;
-          sourceMgr.AddNewSourceBuffer(
-              llvm::MemoryBuffer::getMemBufferCopy(gen::printKernel(spec), name + ".mlir"),
-              llvm::SMLoc());
-          mlir::AsmParserState asmState;
-          mlir::OwningOpRef<mlir::ModuleOp> module =
-              parseKernelSource(sourceMgr, context, asmState, name + ".mlir");
-          if (!module)
-            continue;
-          interp::SourceNames names = interp::collectSourceNames(asmState);
-          std::string heuristicPlan;
-          for (unsigned p = 0; p <= plans; ++p) {
-            std::optional<std::string> plan;
-            if (p > 0) {
-              plan = tune::randomPlanVariant(heuristicPlan, rng);
-              if (!plan)
-                break;
-              std::error_code ec;
-              llvm::raw_fd_ostream os(planPath, ec);
-              if (ec)
-                break;
-              os << *plan;
-            }
-            run::RunOptions options;
-            options.arch = archName.str();
-            options.seed = seed;
-            options.args = spec.launchArgs();
-            if (plan)
-              options.plan = planPath.str().str();
-            std::string message;
-            mlir::FailureOr<run::RunReport> report = run::runKernel(
-                *module, *model, names, options, message);
-            if (mlir::failed(report) || !report->match) {
-              if (p == 0)
-                break; // the heuristic's plan must run to have variants
-              continue;
-            }
-            if (p == 0)
-              heuristicPlan = report->planJson;
-            Sample sample{model->name().str(), name, kindClass(kind).str(), p,
-                          report->prediction.cycles,
-                          double(report->result.totalCycles.count())};
-            firstGroupDecisions(report->planJson, sample);
-            samples.push_back(std::move(sample));
-          }
+          cases.push_back({name, kindClass(kind).str(), gen::printKernel(spec),
+                           spec.launchArgs()});
         }
+    }
+    for (int64_t size : {128, 256})
+      for (int64_t grid : {int64_t(1), int64_t(8)}) {
+        gen::MatmulSpec spec{size, size, size, grid};
+        if (gen::matmulProblem(spec))
+          continue;
+        std::string name = (llvm::Twine("matmul-") + llvm::Twine(size) + "x" + llvm::Twine(size) +
+                            "x" + llvm::Twine(size) + "-g" + llvm::Twine(grid))
+                               .str();
+        cases.push_back({name, "matmul", gen::matmulKernel(spec), {}});
+      }
+    for (const EvalCase &evalCase : cases) {
+      const std::string &name = evalCase.name;
+      if (!filter.empty() && !llvm::Regex(filter).match(name))
+        continue;
+      // One parse per kernel: a run leaves the module as it was.
+      llvm::SourceMgr sourceMgr;
+      sourceMgr.AddNewSourceBuffer(
+          llvm::MemoryBuffer::getMemBufferCopy(evalCase.text, name + ".mlir"), llvm::SMLoc());
+      mlir::AsmParserState asmState;
+      mlir::OwningOpRef<mlir::ModuleOp> module =
+          parseKernelSource(sourceMgr, context, asmState, name + ".mlir");
+      if (!module)
+        continue;
+      interp::SourceNames names = interp::collectSourceNames(asmState);
+      std::string heuristicPlan;
+      for (unsigned p = 0; p <= plans; ++p) {
+        std::optional<std::string> plan;
+        if (p > 0) {
+          plan = tune::randomPlanVariant(heuristicPlan, rng);
+          if (!plan)
+            break;
+          std::error_code ec;
+          llvm::raw_fd_ostream os(planPath, ec);
+          if (ec)
+            break;
+          os << *plan;
+        }
+        run::RunOptions options;
+        options.arch = archName.str();
+        options.seed = seed;
+        options.args = evalCase.args;
+        if (plan)
+          options.plan = planPath.str().str();
+        std::string message;
+        mlir::FailureOr<run::RunReport> report =
+            run::runKernel(*module, *model, names, options, message);
+        if (mlir::failed(report) || !report->match) {
+          if (p == 0)
+            break; // the heuristic's plan must run to have variants
+          continue;
+        }
+        if (p == 0)
+          heuristicPlan = report->planJson;
+        Sample sample{model->name().str(), name, evalCase.kind, p, report->prediction.cycles,
+                      double(report->result.totalCycles.count())};
+        firstGroupDecisions(report->planJson, sample);
+        samples.push_back(std::move(sample));
+      }
     }
   }
   llvm::sys::fs::remove(planPath);

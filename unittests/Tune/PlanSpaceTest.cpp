@@ -2,7 +2,8 @@
 //
 // The tuner's moves on a hand-written two-group plan: the derived decisions
 // are dropped, the neighbours are every one-decision change in a fixed
-// order, and the random variants follow the seed.
+// order, and the random variants follow the seed; on a contraction's plan,
+// the moves change its step and buffers.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Tune/PlanSpace.h"
@@ -97,6 +98,62 @@ TEST(PlanSpaceTest, RandomVariantsFollowTheSeed) {
         EXPECT_GE(e, 1);
     }
   }
+}
+
+const char *kMatmulPlan = R"json({"version": 1, "kernels": [{"name": "mm", "device": "sample",
+  "merge": {"dim": 0, "factor": 1}, "groups": [], "contractions": [
+  {"name": "g0", "block": [4, 4, 8], "step": [64, 32, 8], "buffers": 1}]}]})json";
+
+/// The first contraction of plan text `plan`.
+llvm::json::Object contractionOf(llvm::StringRef plan) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(plan);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return {};
+  }
+  return *(*parsed->getAsObject()->getArray("kernels"))[0]
+              .getAsObject()
+              ->getArray("contractions")
+              ->front()
+              .getAsObject();
+}
+
+std::vector<int64_t> stepOf(const llvm::json::Object &c) {
+  std::vector<int64_t> step;
+  for (const llvm::json::Value &e : *c.getArray("step"))
+    step.push_back(*e.getAsInteger());
+  return step;
+}
+
+TEST(PlanSpaceTest, ContractionNeighboursChangeTheStepOrTheBuffers) {
+  std::vector<std::string> neighbours = tune::planNeighbours(kMatmulPlan);
+  // M and N doubled and halved, K doubled (halving it would go below the
+  // block's 8), buffers 2 (0 is out of range).
+  ASSERT_EQ(neighbours.size(), 2u + 2u + 1u + 1u);
+  EXPECT_EQ(stepOf(contractionOf(neighbours[0])), (std::vector<int64_t>{128, 32, 8}));
+  EXPECT_EQ(stepOf(contractionOf(neighbours[1])), (std::vector<int64_t>{32, 32, 8}));
+  EXPECT_EQ(stepOf(contractionOf(neighbours[4])), (std::vector<int64_t>{64, 32, 16}));
+  EXPECT_EQ(contractionOf(neighbours[5]).getInteger("buffers"), 2);
+}
+
+TEST(PlanSpaceTest, ContractionVariantsKeepTheStepAboveTheBlock) {
+  std::mt19937_64 rng(3);
+  bool changed = false;
+  for (int i = 0; i < 16; ++i) {
+    std::optional<std::string> x = tune::randomPlanVariant(kMatmulPlan, rng);
+    ASSERT_TRUE(x);
+    llvm::json::Object c = contractionOf(*x);
+    std::vector<int64_t> step = stepOf(c);
+    EXPECT_GE(step[0], 4);
+    EXPECT_LE(step[0], 64);
+    EXPECT_GE(step[1], 4);
+    EXPECT_EQ(step[2], 8);
+    int64_t buffers = *c.getInteger("buffers");
+    EXPECT_GE(buffers, 1);
+    EXPECT_LE(buffers, tune::kMaxContractionBuffers);
+    changed |= step != std::vector<int64_t>{64, 32, 8} || buffers != 1;
+  }
+  EXPECT_TRUE(changed);
 }
 
 } // namespace

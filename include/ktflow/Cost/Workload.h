@@ -40,6 +40,12 @@ std::optional<llvm::SmallVector<int64_t>> loopTripsPerGridTile(ktsched::KernelOp
 /// The one ktsched.kernel of `scheduledModule`, or a diagnostic.
 mlir::FailureOr<ktsched::KernelOp> scheduledKernel(mlir::ModuleOp scheduledModule);
 
+/// The roofline work of one contraction alone (what computeWorkload charges
+/// for it).
+mlir::FailureOr<arch::Workload> computeContractionWorkload(ktsched::KernelOp kernel,
+                                                           ktsched::ContractionOp op,
+                                                           const arch::ArchModel &model);
+
 /// The roofline workload of one group of `kernel` alone (groups run one
 /// after the other, so a kernel's workload is the sum over its groups).
 mlir::FailureOr<arch::Workload> computeGroupWorkload(ktsched::KernelOp kernel,
