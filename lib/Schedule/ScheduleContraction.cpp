@@ -55,7 +55,9 @@
 //  * `step` [TM, TN, TK]: the grid tile runs as TM x TN panels, each
 //    folding K in steps of TK whose operand rows reach the scratchpad one
 //    step at a time — the widest panel that fits (rows are relaid once
-//    per panel), then the deepest step (fewer carries); `buffers`: 2 where
+//    per panel), then the deepest step (fewer carries) on one core, at
+//    least four K steps where several cores share global memory (the
+//    DMA's next step overlaps this one's work); `buffers`: 2 where
 //    the innermost loop of several trips is even (a ring of two slots for
 //    the step's rows), else 1. Between K steps the accumulator blocks wait
 //    in scratchpad; how they travel (`carry`, a fact of the block and the
@@ -607,6 +609,21 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   } else {
     // The widest panel first (operand rows are relaid once per panel
     // pair), then the deepest K step (fewer carries), that fits.
+    // The K step: on one core the deepest (fewer carries); where the
+    // round's grid tiles share global memory among several cores, a
+    // step's rows arrive slowly beside the units' work on them, so K runs
+    // in at least four steps (the deepest such, else the most steps) and
+    // the ring's next step arrives while this one is worked on, the
+    // un-overlapped first fill short.
+    int64_t roundTiles = 1;
+    for (int64_t g : op->getAttrOfType<DenseI64ArrayAttr>("grid").asArrayRef())
+      roundTiles *= g;
+    bool sharedPort = std::min<int64_t>(roundTiles, placement.cores) > 1;
+    auto kRank = [&](int64_t tk) -> std::pair<int, int64_t> {
+      if (!sharedPort)
+        return {0, tk};
+      return k / tk >= 4 ? std::pair<int, int64_t>{1, tk} : std::pair<int, int64_t>{0, -tk};
+    };
     for (int64_t s : splits) {
       double bestArea = 0;
       for (int64_t tm = m; tm >= bm; --tm)
@@ -614,15 +631,16 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
           if (double(tm) * double(tn) < bestArea || m % tm || n % tn)
             continue;
           for (int64_t tk = k; tk >= bk; --tk) {
-            if (!legalStep(tm, tn, tk, s) ||
+            if (k % tk || !legalStep(tm, tn, tk, s) ||
                 !fitsScratchpad(tm, tn, tk, buffersFor(tm, tn, tk), s))
               continue;
             if (!step || double(tm) * double(tn) > bestArea ||
-                (double(tm) * double(tn) == bestArea && tk > (*step)[2])) {
+                (double(tm) * double(tn) == bestArea && kRank(tk) > kRank((*step)[2]))) {
               step = {tm, tn, tk};
               bestArea = double(tm) * double(tn);
             }
-            break;
+            if (!sharedPort)
+              break;
           }
         }
       if (step) {
