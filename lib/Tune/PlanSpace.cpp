@@ -134,6 +134,9 @@ std::optional<std::string> tune::randomPlanVariant(llvm::StringRef plan, std::mt
       scaled.push_back(std::max<int64_t>(std::max<int64_t>(1, block[d]), step[d] >> (rng() % 3)));
     c["step"] = std::move(scaled);
     c["buffers"] = int64_t(1 + rng() % kMaxContractionBuffers);
+    // The operand reuse must divide the new step's block columns: the
+    // scheduler takes it again.
+    c.erase("reuse");
     return true;
   });
 }
@@ -199,15 +202,17 @@ std::vector<std::string> tune::planNeighbours(llvm::StringRef plan) {
       });
   }
   // Per contraction: each step dimension doubled then halved (not below
-  // its block), its slots one less then one more.
+  // its block; the reuse left to the scheduler), its slots one less then
+  // one more, its operand reuse halved then doubled.
   std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> contractions;
-  std::vector<int64_t> buffers;
+  std::vector<int64_t> buffers, reuses;
   rewritePlanContractions(plan, [&](llvm::json::Object &c, unsigned) {
     std::vector<int64_t> step, block;
     if (!stepAndBlock(c, step, block))
       step.clear();
     contractions.push_back({step, block});
     buffers.push_back(c.getInteger("buffers").value_or(0));
+    reuses.push_back(c.getInteger("reuse").value_or(0));
     return true;
   });
   auto moveContraction = [&](unsigned target, llvm::function_ref<void(llvm::json::Object &)> edit) {
@@ -226,12 +231,19 @@ std::vector<std::string> tune::planNeighbours(llvm::StringRef plan) {
         int64_t extent = doubled ? step[d] * 2 : step[d] / 2;
         if (extent < std::max<int64_t>(1, block[d]))
           continue;
-        moveContraction(ci, [&](llvm::json::Object &c) { (*c.getArray("step"))[d] = extent; });
+        moveContraction(ci, [&](llvm::json::Object &c) {
+          (*c.getArray("step"))[d] = extent;
+          c.erase("reuse"); // the scheduler's again, for the new step
+        });
       }
     if (buffers[ci] > 0)
       for (int64_t b : {buffers[ci] - 1, buffers[ci] + 1})
         if (b >= 1 && b <= kMaxContractionBuffers)
           moveContraction(ci, [&](llvm::json::Object &c) { c["buffers"] = b; });
+    if (reuses[ci] > 0)
+      for (int64_t r : {reuses[ci] / 2, reuses[ci] * 2})
+        if (r >= 1)
+          moveContraction(ci, [&](llvm::json::Object &c) { c["reuse"] = r; });
   }
   return neighbours;
 }

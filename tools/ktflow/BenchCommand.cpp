@@ -451,12 +451,10 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
          << ", expected " << output.expected;
       break;
     }
-  // Contractions have no V1 plan and no plan variants yet.
-  if (benchCase.matmul) {
+  // Contractions have no V1 plan; the tuner varies their step, buffers
+  // and operand reuse.
+  if (benchCase.matmul)
     row.v1Problem = "no V1 plan for a contraction";
-    row.tuneProblem = "contractions are not tuned yet";
-    return row;
-  }
   if (benchCase.transpose) {
     row.v1Problem = "no V1 plan for a transpose";
     row.tuneProblem = "transposes are not tuned yet";
@@ -467,7 +465,7 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
     row.tuneProblem = "gathers are not tuned yet";
     return row;
   }
-  if (benchV1 && row.outcome == Outcome::Match)
+  if (benchV1 && row.outcome == Outcome::Match && !benchCase.matmul)
     runV1(context, model, archName, benchCase, *module, interp::collectSourceNames(asmState),
           report->planJson, row);
   if (benchTune && row.outcome == Outcome::Match) {

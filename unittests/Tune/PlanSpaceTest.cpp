@@ -102,7 +102,7 @@ TEST(PlanSpaceTest, RandomVariantsFollowTheSeed) {
 
 const char *kMatmulPlan = R"json({"version": 1, "kernels": [{"name": "mm", "device": "sample",
   "merge": {"dim": 0, "factor": 1}, "groups": [], "contractions": [
-  {"name": "g0", "block": [4, 4, 8], "step": [64, 32, 8], "buffers": 1}]}]})json";
+  {"name": "g0", "block": [4, 4, 8], "step": [64, 32, 8], "buffers": 1, "reuse": 2}]}]})json";
 
 /// The first contraction of plan text `plan`.
 llvm::json::Object contractionOf(llvm::StringRef plan) {
@@ -128,12 +128,16 @@ std::vector<int64_t> stepOf(const llvm::json::Object &c) {
 TEST(PlanSpaceTest, ContractionNeighboursChangeTheStepOrTheBuffers) {
   std::vector<std::string> neighbours = tune::planNeighbours(kMatmulPlan);
   // M and N doubled and halved, K doubled (halving it would go below the
-  // block's 8), buffers 2 (0 is out of range).
-  ASSERT_EQ(neighbours.size(), 2u + 2u + 1u + 1u);
+  // block's 8), buffers 2 (0 is out of range), reuse 1 and 4.
+  ASSERT_EQ(neighbours.size(), 2u + 2u + 1u + 1u + 2u);
   EXPECT_EQ(stepOf(contractionOf(neighbours[0])), (std::vector<int64_t>{128, 32, 8}));
+  // A new step leaves the reuse to the scheduler.
+  EXPECT_FALSE(contractionOf(neighbours[0]).getInteger("reuse"));
   EXPECT_EQ(stepOf(contractionOf(neighbours[1])), (std::vector<int64_t>{32, 32, 8}));
   EXPECT_EQ(stepOf(contractionOf(neighbours[4])), (std::vector<int64_t>{64, 32, 16}));
   EXPECT_EQ(contractionOf(neighbours[5]).getInteger("buffers"), 2);
+  EXPECT_EQ(contractionOf(neighbours[6]).getInteger("reuse"), 1);
+  EXPECT_EQ(contractionOf(neighbours[7]).getInteger("reuse"), 4);
 }
 
 TEST(PlanSpaceTest, ContractionVariantsKeepTheStepAboveTheBlock) {

@@ -8,8 +8,8 @@
 //  - the neighbours: every plan that differs in one decision of one group
 //    (a tile dimension doubled or halved, the depth one more or one less,
 //    two adjacent loops swapped) or of one contraction (a step dimension
-//    doubled or halved, the buffers one more or one less): the tuner's
-//    local search.
+//    doubled or halved, the buffers one more or one less, the operand
+//    reuse halved or doubled): the tuner's local search.
 // The decisions that follow from tiles and depth (hoisting, lead, masked
 // classes) are dropped for the scheduler to take again. Plans are compared
 // as the text these functions print (normalizedPlan for one from a
@@ -53,7 +53,8 @@ std::optional<std::string> normalizedPlan(llvm::StringRef plan);
 /// A random variant of `plan` (plan JSON): per group, each tile dimension
 /// scaled by 2^k (k in [-3, 1], at least 1) and the depth drawn from 1-3;
 /// per contraction, each step dimension scaled by 2^k (k in [-2, 0], not
-/// below the block) and the operand rows' slots (`buffers`) drawn from 1-2.
+/// below the block), the operand rows' slots (`buffers`) drawn from 1-2
+/// and the operand reuse dropped for the scheduler to take again.
 /// std::nullopt when `plan` is not a plan.
 std::optional<std::string> randomPlanVariant(llvm::StringRef plan, std::mt19937_64 &rng);
 
@@ -61,8 +62,9 @@ std::optional<std::string> randomPlanVariant(llvm::StringRef plan, std::mt19937_
 /// per tile dimension doubled then halved (not below 1), the depth one
 /// less then one more (within 1..kMaxDepth), each pair of adjacent loops
 /// swapped; per contraction, each step dimension doubled then halved (not
-/// below the block), the buffers one less then one more (within
-/// 1..kMaxContractionBuffers). Empty when `plan` is not a plan.
+/// below the block; the reuse dropped), the buffers one less then one more
+/// (within 1..kMaxContractionBuffers), the reuse halved then doubled (not
+/// below 1). Empty when `plan` is not a plan.
 std::vector<std::string> planNeighbours(llvm::StringRef plan);
 
 } // namespace ktflow::tune
