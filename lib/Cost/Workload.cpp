@@ -728,7 +728,9 @@ static LogicalResult addTranspose(ks::KernelOp kernel, ks::TransposeOp op,
 /// gathered rows read from global memory into the memory the DMA lands
 /// them in, and the rows written back to the stored block. The index run
 /// is charged at its own size (the copy of whole granules covering it, and
-/// the gather's fetch of it, are the schedule's overhead).
+/// the gather's fetch of it, are the schedule's overhead). A scatter moves
+/// the same bytes the other way: the block and the index run in, the rows
+/// out to the table.
 static LogicalResult addGather(ks::KernelOp kernel, ks::GatherOp op,
                                const arch::ArchModel &model, arch::Workload &workload) {
   auto memoryAttr = op->getAttrOfType<StringAttr>("memory");

@@ -206,6 +206,7 @@ void transfer(IO &io, Instruction &inst) {
     return;
   case Opcode::Copy:
   case Opcode::Gather:
+  case Opcode::Scatter:
     transfer(io, inst.dst);
     transfer(io, inst.src);
     bytesField(io, inst.bytes);
@@ -216,7 +217,7 @@ void transfer(IO &io, Instruction &inst) {
       bytesField(io, d.srcStride);
       bytesField(io, d.dstStride);
     }
-    if (inst.op == Opcode::Gather) {
+    if (inst.op == Opcode::Gather || inst.op == Opcode::Scatter) {
       transfer(io, inst.index);
       enumField(io, inst.type);
       io.i64(inst.indexBound);
@@ -482,12 +483,16 @@ uint32_t dc::versionNeeded(const Bundle &bundle) {
   bool integers = llvm::any_of(bundle.programs, [](const Program &p) {
     return llvm::any_of(p.body, holdsIntegerType);
   });
-  return integers ? 5 : matrix ? 4 : launchTable ? 3 : 2;
+  bool scatters = llvm::any_of(bundle.programs, [](const Program &p) {
+    return llvm::any_of(p.body, [](const Instruction &i) { return i.op == Opcode::Scatter; });
+  });
+  return scatters ? 6 : integers ? 5 : matrix ? 4 : launchTable ? 3 : 2;
 }
 
 bool dc::holdsIntegerType(const Instruction &inst) {
   switch (inst.op) {
   case Opcode::Gather:
+  case Opcode::Scatter:
   case Opcode::Recv:
   case Opcode::VLoad:
   case Opcode::VConst:
@@ -512,6 +517,8 @@ uint32_t dc::firstVersionWith(Opcode op) {
     return 4;
   case Opcode::Gather:
     return 5;
+  case Opcode::Scatter:
+    return 6;
   default:
     return 1;
   }

@@ -99,7 +99,7 @@ static const OpcodeInfo opcodeTable[] = {
     {Opcode::Signal, "signal", ""}, {Opcode::Wait, "wait", ""},
     {Opcode::Credit, "credit", ""},
     {Opcode::Copy, "copy", ""},     {Opcode::Push, "push", ""},
-    {Opcode::Gather, "gather", ""},
+    {Opcode::Gather, "gather", ""}, {Opcode::Scatter, "scatter", ""},
     {Opcode::Pop, "pop", ""},       {Opcode::Recv, "recv", ""},
     {Opcode::Send, "send", ""},     {Opcode::VLoad, "vload", ""},
     {Opcode::VStore, "vstore", ""}, {Opcode::VConst, "vconst", "copy"},
@@ -226,6 +226,7 @@ llvm::SmallVector<uint8_t, 4> dc::registerOperands(const Instruction &inst) {
   case Opcode::Credit:
   case Opcode::Copy:
   case Opcode::Gather:
+  case Opcode::Scatter:
   case Opcode::Push:
   case Opcode::Pop:
     return {};
@@ -477,11 +478,13 @@ private:
         return fail(at, "credits fewer than one");
       return llvm::Error::success();
     case Opcode::Gather:
+    case Opcode::Scatter:
       TRY(address(at, prog, inst.index, depth));
       if (inst.type != ElemType::I32 && inst.type != ElemType::I64)
         return fail(at, "has indices that are not i32 or i64");
       if (inst.dims.empty())
-        return fail(at, "has no dimension to gather along");
+        return fail(at, inst.op == Opcode::Gather ? "has no dimension to gather along"
+                                                  : "has no dimension to scatter along");
       if (inst.indexBound < 1)
         return fail(at, "has an index bound below one");
       [[fallthrough]];
@@ -763,7 +766,19 @@ void ProgramBuilder::copy(Address dst, Address src, Bytes runBytes,
 void ProgramBuilder::gather(Address dst, Address src, Bytes runBytes,
                             llvm::ArrayRef<CopyDim> dims, Address index, ElemType indexType,
                             int64_t indexBound) {
-  Instruction &i = emit(Opcode::Gather);
+  indexedCopy(Opcode::Gather, std::move(dst), std::move(src), runBytes, dims,
+              std::move(index), indexType, indexBound);
+}
+void ProgramBuilder::scatter(Address dst, Address src, Bytes runBytes,
+                             llvm::ArrayRef<CopyDim> dims, Address index, ElemType indexType,
+                             int64_t indexBound) {
+  indexedCopy(Opcode::Scatter, std::move(dst), std::move(src), runBytes, dims,
+              std::move(index), indexType, indexBound);
+}
+void ProgramBuilder::indexedCopy(Opcode op, Address dst, Address src, Bytes runBytes,
+                                 llvm::ArrayRef<CopyDim> dims, Address index,
+                                 ElemType indexType, int64_t indexBound) {
+  Instruction &i = emit(op);
   i.dst = std::move(dst);
   i.src = std::move(src);
   i.bytes = runBytes;

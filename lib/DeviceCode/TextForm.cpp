@@ -86,11 +86,12 @@ void dc::printInstruction(const Instruction &i, const Bundle &b, llvm::raw_ostre
     return;
   case Opcode::Copy:
   case Opcode::Gather:
+  case Opcode::Scatter:
     os << opcodeName(i.op) << " " << printAddress(i.dst, b) << ", " << printAddress(i.src, b)
        << ", run " << i.bytes.count();
     for (const CopyDim &d : i.dims)
       os << ", dim " << d.count << " " << d.srcStride.count() << " " << d.dstStride.count();
-    if (i.op == Opcode::Gather)
+    if (i.op != Opcode::Copy)
       os << ", index " << printAddress(i.index, b) << ", " << elemTypeName(i.type) << ", bound "
          << i.indexBound;
     return;
@@ -677,16 +678,18 @@ private:
       return true;
     }
     case Opcode::Copy:
-    case Opcode::Gather: {
+    case Opcode::Gather:
+    case Opcode::Scatter: {
       int64_t run;
-      // A gather ends in `index ADDR, TYPE, bound N` (five words).
-      size_t tail = i.op == Opcode::Gather ? 5 : 0;
+      // A gather or scatter ends in `index ADDR, TYPE, bound N` (five words).
+      size_t tail = i.op == Opcode::Copy ? 0 : 5;
       if (words.size() < 5 + tail || (words.size() - 5 - tail) % 4 != 0)
-        return fail(words[0], i.op == Opcode::Gather
-                                  ? "expected 'gather DST, SRC, run BYTES, dim COUNT SRCSTRIDE "
-                                    "DSTSTRIDE[, dim ...]..., index ADDR, TYPE, bound N'"
-                                  : "expected 'copy DST, SRC, run BYTES[, dim COUNT SRCSTRIDE "
-                                    "DSTSTRIDE]...'");
+        return fail(words[0], i.op == Opcode::Copy
+                                  ? "expected 'copy DST, SRC, run BYTES[, dim COUNT SRCSTRIDE "
+                                    "DSTSTRIDE]...'"
+                                  : "expected '" + opcodeName(i.op) +
+                                        " DST, SRC, run BYTES, dim COUNT SRCSTRIDE "
+                                        "DSTSTRIDE[, dim ...]..., index ADDR, TYPE, bound N'");
       if (tail) {
         size_t at = words.size() - tail;
         if (words[at].text != "index")

@@ -18,6 +18,13 @@
 //     also waits for the copy, so a slot is free again before it is
 //     reused).
 //
+// A scatter (`transfer = dma_scatter`) runs the same steps the other way
+// round: per block it copies the block's rows into the slot, fences, and
+// scatters the slot into the table rows the block's indices name (the
+// device's `scatter`); the fence before the next block's scatter also
+// waits for this one's, so the runs land in the rows' order and of two
+// rows scattered to one table row the later stays.
+//
 // What differs between the instances of one program (the index run's
 // granules and lead, the table's and the stored block's starts, the
 // instance's share of a memory several instances share) is a table
@@ -43,7 +50,7 @@ namespace {
 
 /// Where a grid tile's transfers start (bytes from their symbols' starts).
 struct TilePlace {
-  int64_t tile = 0, indexStart = 0, lead = 0, span = 0, srcStart = 0, dstStart = 0;
+  int64_t tile = 0, indexStart = 0, lead = 0, span = 0, tableStart = 0, blockStart = 0;
 };
 
 /// The tiles one DMA instance serves in a round.
@@ -79,12 +86,17 @@ private:
 
   SmallVector<int64_t> grid;
   TileOperand src, index, dst;
+  /// A scatter (the table is dst, the block src), or a gather.
+  bool scatter = false;
+  /// The side the indices name and the dense block.
+  const TileOperand &tableSide() const { return scatter ? dst : src; }
+  const TileOperand &blockSide() const { return scatter ? src : dst; }
   std::string dmaUnit, memory;
   int64_t rows = 0, rowBytes = 0, block = 0, depth = 1, granule = 0, alignment = 1;
   int64_t maxRun = 0, instanceStride = 0, sharers = 1, dmaInstances = 1;
   int64_t indexRegion = 0, indexRegionBytes = 0, rowsRegion = 0, slotBytes = 0, bound = 0;
   dc::ElemType indexType = dc::ElemType::I32;
-  uint32_t symSrc = 0, symIndex = 0, symDst = 0, baseColumn = 0, selfColumn = 0;
+  uint32_t symTable = 0, symIndex = 0, symBlock = 0, baseColumn = 0, selfColumn = 0;
 };
 
 LogicalResult GatherLowering::collect() {
@@ -97,12 +109,13 @@ LogicalResult GatherLowering::collect() {
   if (failed(s) || failed(i) || failed(d))
     return failure();
   src = *s, index = *i, dst = *d;
+  scatter = op.getScatter();
   rows = src.shape[0];
   rowBytes = src.esize;
   for (int64_t e : ArrayRef(src.shape).drop_front())
     rowBytes *= e;
   indexType = index.regType;
-  bound = src.tensor.getShape()[0];
+  bound = tableSide().tensor.getShape()[0];
   // Every decision the lowering follows; a missing one is an error.
   auto how = dyn_cast_or_null<StringAttr>(ktflow::lower::detail::decisionValue(op.getOperation(), "transfer"));
   auto blockAttr = dyn_cast_or_null<IntegerAttr>(ktflow::lower::detail::decisionValue(op.getOperation(), "block"));
@@ -114,8 +127,10 @@ LogicalResult GatherLowering::collect() {
   if (!how || !blockAttr || !depthAttr || !regions || !granuleAttr || !dmaAttr || !memoryAttr ||
       !regions.getAs<DenseI64ArrayAttr>("index") || !regions.getAs<DenseI64ArrayAttr>("rows"))
     return op.emitError("gather without the decisions of ktsched-schedule-gather");
-  if (how.getValue() != "dma_gather")
-    return op.emitError("transfer = ") << how.getValue() << " is not lowered (only dma_gather)";
+  StringRef expected = scatter ? "dma_scatter" : "dma_gather";
+  if (how.getValue() != expected)
+    return op.emitError("transfer = ") << how.getValue() << " is not lowered (only "
+                                       << expected << ")";
   block = blockAttr.getInt(), depth = depthAttr.getInt(), granule = granuleAttr.getInt();
   dmaUnit = dmaAttr.getValue().str(), memory = memoryAttr.getValue().str();
   ArrayRef<int64_t> indexSpan = regions.getAs<DenseI64ArrayAttr>("index").asArrayRef();
@@ -155,20 +170,21 @@ FailureOr<SmallVector<TilePlace>> GatherLowering::placeTiles() {
     SmallVector<int64_t> corner = t.origin.compose(SmallVector<int64_t>{g0, g1, g2, 0});
     for (size_t d = 0; d < corner.size(); ++d) {
       int64_t from = corner[d] - t.tensor.getLowerCorner()[d];
-      int64_t extent = &t == &src && d == 0 ? 0 : t.shape[d];
+      int64_t extent = &t == &tableSide() && d == 0 ? 0 : t.shape[d];
       if (from < 0 || from + extent > t.tensor.getShape()[d])
         return op.emitError("grid tile ")
                << tile << "'s " << what << " reaches past its view along dimension " << d
                << " ([" << from << ", " << from + extent << ") of " << t.tensor.getShape()[d]
-               << "): masked gathers are missing";
+               << "): masked " << (scatter ? "scatters" : "gathers") << " are missing";
     }
     return success();
   };
   int64_t indexBytes = rows * index.esize;
   SmallVector<TilePlace> placed;
   for (int64_t t = 0; t < gridTiles(); ++t) {
-    if (failed(within(src, t, "gathered columns")) || failed(within(index, t, "index run")) ||
-        failed(within(dst, t, "stored block")))
+    if (failed(within(tableSide(), t, scatter ? "scattered columns" : "gathered columns")) ||
+        failed(within(index, t, "index run")) ||
+        failed(within(blockSide(), t, scatter ? "loaded block" : "stored block")))
       return failure();
     TilePlace p;
     p.tile = t;
@@ -176,11 +192,11 @@ FailureOr<SmallVector<TilePlace>> GatherLowering::placeTiles() {
     p.lead = start % granule;
     p.indexStart = start - p.lead;
     p.span = (p.lead + indexBytes + granule - 1) / granule * granule;
-    p.srcStart = tileOperandOffset(src, grid, t);
-    p.dstStart = tileOperandOffset(dst, grid, t);
+    p.tableStart = tileOperandOffset(tableSide(), grid, t);
+    p.blockStart = tileOperandOffset(blockSide(), grid, t);
     if (p.lead % index.esize)
       return op.emitError("grid tile ") << t << "'s index run is not on an index boundary";
-    if (p.srcStart % alignment || p.dstStart % alignment)
+    if (p.tableStart % alignment || p.blockStart % alignment)
       return op.emitError("grid tile ")
              << t << "'s gathered columns or stored block start off a " << alignment
              << "-byte DMA boundary";
@@ -216,27 +232,46 @@ void GatherLowering::emitBlock(ktunit::ProgramBuilder &dma, uint32_t cols, int64
   dc::Address indices =
       at(withColumn(ProgramBuilder::memoryAddress(memory, Bytes(indexRegion)), cols + 1),
          block * index.esize);
-  dc::Address table = withColumn(ProgramBuilder::symbolAddress(symSrc), cols + 2);
-  dc::Address stored = at(withColumn(ProgramBuilder::symbolAddress(symDst), cols + 3),
-                          block * dst.tensor.getStrides()[0] * dst.esize);
-  int64_t tableStride = src.tensor.getStrides()[0] * src.esize;
-  int64_t storedStride = dst.tensor.getStrides()[0] * dst.esize;
+  dc::Address tableAt = withColumn(ProgramBuilder::symbolAddress(symTable), cols + 2);
+  dc::Address blockAt = at(withColumn(ProgramBuilder::symbolAddress(symBlock), cols + 3),
+                           block * blockSide().tensor.getStrides()[0] * blockSide().esize);
+  int64_t tableStride = tableSide().tensor.getStrides()[0] * tableSide().esize;
+  int64_t blockStride = blockSide().tensor.getStrides()[0] * blockSide().esize;
   dc::NodeRef self =
       ProgramBuilder::node(dmaUnit, {dc::InstanceSelector::Kind::TableColumn, selfColumn});
-  dma.gather(slot, table, Bytes(rowBytes), {{count, Bytes(tableStride), Bytes(rowBytes)}},
+  // The block's rows between global memory and the slot: one run where
+  // they are back to back and fit one, else one run per row.
+  auto copyBlock = [&](bool in) {
+    dc::Address from = in ? blockAt : slot, to = in ? slot : blockAt;
+    if (blockStride == rowBytes && count * rowBytes <= maxRun)
+      dma.copy(to, from, Bytes(count * rowBytes), {});
+    else if (in)
+      dma.copy(to, from, Bytes(rowBytes), {{count, Bytes(blockStride), Bytes(rowBytes)}});
+    else
+      dma.copy(to, from, Bytes(rowBytes), {{count, Bytes(rowBytes), Bytes(blockStride)}});
+  };
+  if (scatter) {
+    copyBlock(/*in=*/true);
+    dma.fence(self);
+    dma.scatter(tableAt, slot, Bytes(rowBytes), {{count, Bytes(rowBytes), Bytes(tableStride)}},
+                indices, indexType, bound);
+    return;
+  }
+  dma.gather(slot, tableAt, Bytes(rowBytes), {{count, Bytes(tableStride), Bytes(rowBytes)}},
              indices, indexType, bound);
   dma.fence(self);
-  if (storedStride == rowBytes && count * rowBytes <= maxRun)
-    dma.copy(stored, slot, Bytes(count * rowBytes), {});
-  else
-    dma.copy(stored, slot, Bytes(rowBytes), {{count, Bytes(rowBytes), Bytes(storedStride)}});
+  copyBlock(/*in=*/false);
 }
 
 LogicalResult GatherLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Served> served) {
   using dc::ProgramBuilder;
-  symSrc = tileOperandSymbol(model, kernel, src, false, out, symbols);
+  symTable = tileOperandSymbol(model, kernel, tableSide(), scatter, out, symbols);
+  // A scatter writes only the rows its indices name: the others keep what
+  // the table held, so the table is read as well as written.
+  if (scatter)
+    tileOperandSymbol(model, kernel, tableSide(), false, out, symbols);
   symIndex = tileOperandSymbol(model, kernel, index, false, out, symbols);
-  symDst = tileOperandSymbol(model, kernel, dst, true, out, symbols);
+  symBlock = tileOperandSymbol(model, kernel, blockSide(), !scatter, out, symbols);
   // Table: per served tile the index run's granules, the region base plus
   // the lead, the table's and the stored block's starts; then the
   // instance's region base and the instance itself.
@@ -251,7 +286,7 @@ LogicalResult GatherLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Serve
     int64_t base = (s.instance % sharers) * instanceStride;
     std::vector<int64_t> row;
     for (const TilePlace &p : s.tiles)
-      row.insert(row.end(), {p.indexStart, base + p.lead, p.srcStart, p.dstStart});
+      row.insert(row.end(), {p.indexStart, base + p.lead, p.tableStart, p.blockStart});
     row.push_back(base);
     row.push_back(s.instance);
     dma.addTableRow(row);

@@ -70,8 +70,9 @@ private:
   /// A store of a load through a transposing access tile: a
   /// ktsched.transpose instead of a group.
   LogicalResult buildTranspose(StringRef name, ktdp::StoreOp store, ktdp::LoadOp load);
-  /// A store of a load through an indirect access tile: a ktsched.gather
-  /// instead of a group.
+  /// A store of a load through an indirect access tile (a gather), or a
+  /// store through one of a load through a direct tile (a scatter): a
+  /// ktsched.gather instead of a group.
   LogicalResult buildGather(StringRef name, ktdp::StoreOp store, ktdp::LoadOp load);
   /// `{tensor, origin, shape}` of a direct tile outside loops, in its
   /// memory's coordinates (shape: its set's box).
@@ -599,17 +600,28 @@ LogicalResult KernelBuilder::buildTranspose(StringRef name, ktdp::StoreOp store,
   return success();
 }
 
-/// The load through an indirect access tile a store stores, if any.
+/// Whether a store writes through an indirect access tile (a scatter).
+static bool scatters(ktdp::StoreOp store) {
+  return store.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>() != nullptr;
+}
+
+/// The load of a gather or a scatter a store ends, if any: a load through
+/// an indirect access tile stored directly, or a load stored through one.
 static ktdp::LoadOp gatherOf(ktdp::StoreOp store) {
   auto load = store.getValue().getDefiningOp<ktdp::LoadOp>();
-  return load && load.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>()
-             ? load
-             : ktdp::LoadOp();
+  if (!load)
+    return ktdp::LoadOp();
+  bool indirectLoad = load.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>() != nullptr;
+  return indirectLoad || scatters(store) ? load : ktdp::LoadOp();
 }
 
 LogicalResult KernelBuilder::buildGather(StringRef name, ktdp::StoreOp store,
                                          ktdp::LoadOp load) {
-  auto tile = load.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
+  // The indirect tile names the table's rows; the direct one is the block.
+  bool scatter = scatters(store);
+  Value indirectTile = scatter ? store.getTile() : load.getTile();
+  Value directTile = scatter ? load.getTile() : store.getTile();
+  auto tile = indirectTile.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
   // Subscript d is map_d(variables; captured values); the input check made
   // each run along its own variable, so the block's corner is every map at
   // the variable space's lower corner, the captured values traced to the
@@ -638,17 +650,24 @@ LogicalResult KernelBuilder::buildGather(StringRef name, ktdp::StoreOp store,
     srcOrigin.push_back(at(d));
   auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
   auto indexView = tile.getIndexViewForDim(0).getDefiningOp<ktdp::ConstructMemoryViewOp>();
-  DictionaryAttr src =
+  DictionaryAttr table =
       transferAttr(view, AffineMap::get(kOriginDims, 0, srcOrigin, ctx), box.getExtents());
   DictionaryAttr index = transferAttr(indexView, AffineMap::get(kOriginDims, 0, at(0), ctx),
                                       {box.getExtents()[0]});
-  FailureOr<DictionaryAttr> dst =
-      wholeTileTransfer(store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>());
-  if (failed(dst))
+  auto direct = directTile.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  if (!direct)
+    return store.emitError(scatter ? "the scattered rows must be loaded through a direct "
+                                     "access tile (a gather scattered again is missing)"
+                                   : "gathered rows must be stored through a direct access tile");
+  FailureOr<DictionaryAttr> block = wholeTileTransfer(direct);
+  if (failed(block))
     return failure();
-  if (cast<DenseI64ArrayAttr>(dst->get("shape")).asArrayRef() != ArrayRef(box.getExtents()))
-    return store.emitError("gathered rows stored into a tile of another shape");
-  GatherOp::create(builder, store.getLoc(), builder.getStringAttr(name), src, index, *dst);
+  if (cast<DenseI64ArrayAttr>(block->get("shape")).asArrayRef() != ArrayRef(box.getExtents()))
+    return store.emitError(scatter ? "rows scattered from a tile of another shape"
+                                   : "gathered rows stored into a tile of another shape");
+  GatherOp::create(builder, store.getLoc(), builder.getStringAttr(name),
+                   scatter ? *block : table, index, scatter ? table : *block,
+                   scatter ? builder.getUnitAttr() : UnitAttr());
   return success();
 }
 

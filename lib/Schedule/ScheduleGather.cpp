@@ -25,6 +25,12 @@
 //    several DMA instances share one instance of the memory, the bytes
 //    each instance's regions are apart (`instance_stride`).
 //
+// A scatter (`scatter` on the op: a block loaded directly, stored into the
+// table's rows the indices name) is the same transfer the other way round,
+// `transfer = dma_scatter`: per block the rows are copied into the slot,
+// then scattered from it by the device's `scatter`; the index run, the
+// block, the slots and the regions are chosen as for a gather.
+//
 // Rows that are not legal DMA runs in both memories, a table whose
 // coordinates along the gathered dimension do not start at 0, and blocks
 // the memory cannot hold are diagnosed at the gather.
@@ -75,8 +81,12 @@ std::string whyNotRun(const AccessRule &rule, Bytes bytes) {
 LogicalResult scheduleGather(GatherOp op, KernelOp kernel, const ArchModel &model,
                              const Placement &placement) {
   Builder b(op.getContext());
-  TensorOp table = tensorOf(kernel, op.getSrc()), index = tensorOf(kernel, op.getIndex());
-  TensorOp stored = tensorOf(kernel, op.getDst());
+  // The table is the side the indices name; `stored` the dense block.
+  bool scatter = op.getScatter();
+  StringRef verb = scatter ? "scattered" : "gathered";
+  TensorOp table = tensorOf(kernel, scatter ? op.getDst() : op.getSrc());
+  TensorOp index = tensorOf(kernel, op.getIndex());
+  TensorOp stored = tensorOf(kernel, scatter ? op.getSrc() : op.getDst());
   ArrayRef<int64_t> shape = cast<DenseI64ArrayAttr>(op.getSrc().get("shape")).asArrayRef();
   int64_t es = elementSize(table.getElementType()).bytes.count();
   int64_t rows = shape[0], rowElements = 1;
@@ -87,18 +97,18 @@ LogicalResult scheduleGather(GatherOp op, KernelOp kernel, const ArchModel &mode
   // The gathered dimension's coordinates are the indices themselves: the
   // device reads row `index` of a view whose rows start at coordinate 0.
   if (table.getLowerCorner()[0] != 0)
-    return op.emitError("the gathered table's rows start at coordinate ")
+    return op.emitError("the ") << verb << " table's rows start at coordinate "
            << table.getLowerCorner()[0] << ", not 0: offsetting the indices is missing";
   // Each gathered row is one run: its inner dimensions must be dense.
   int64_t dense = 1;
   for (size_t d = shape.size(); d-- > 1;) {
     if (table.getStrides()[d] != dense || stored.getStrides()[d] != dense)
-      return op.emitError("a gathered row must be contiguous in the table and the stored "
-                          "block (strided inner dimensions are missing)");
+      return op.emitError("a ") << verb << " row must be contiguous in the table and the "
+                                << "block (strided inner dimensions are missing)";
     dense *= shape[d];
   }
   if (shape.size() > 1 && table.getShape()[shape.size() - 1] < shape.back())
-    return op.emitError("the gathered rows are wider than the table");
+    return op.emitError("the ") << verb << " rows are wider than the table";
 
   // The DMA next to global memory and the memory it lands data in.
   std::optional<Route> in = model.routeFrom(placement.global, NodeInstance{placement.scratchpad, 0});
@@ -127,14 +137,15 @@ LogicalResult scheduleGather(GatherOp op, KernelOp kernel, const ArchModel &mode
                              << model.node(!global ? placement.global : memory).name;
   for (const AccessRule *rule : {global, local})
     if (std::string why = whyNotRun(*rule, rowBytes); !why.empty())
-      return op.emitError("a gathered row of ")
-             << rowElements << " elements of " << table.getElementType()
-             << " is not one DMA run: " << why << " (gathering part of a run is missing)";
+      return op.emitError("a ") << verb << " row of " << rowElements << " elements of "
+                                << table.getElementType() << " is not one DMA run: " << why
+                                << " (" << (scatter ? "scattering" : "gathering")
+                                << " part of a run is missing)";
   Bytes alignment = std::max({global->alignment, local->alignment, Bytes(1)});
   if ((table.getStrides()[0] * es) % alignment.count() ||
       (stored.getStrides()[0] * es) % alignment.count())
     return op.emitError("the table's rows (")
-           << table.getStrides()[0] * es << " bytes apart) or the stored rows ("
+           << table.getStrides()[0] * es << " bytes apart) or the block's rows ("
            << stored.getStrides()[0] * es << " bytes apart) are not on " << alignment.count()
            << "-byte DMA boundaries";
   if (!model.node(placement.global).memory.alignment.isAlignedTo(global->alignment))
@@ -171,11 +182,11 @@ LogicalResult scheduleGather(GatherOp op, KernelOp kernel, const ArchModel &mode
   if (block >= rows || (rows <= fitRows && fitRows < 2))
     block = rows, depth = 1; // one block: nothing to overlap
   if (block < 1)
-    return op.emitError("a gathered row of ")
+    return op.emitError("a ") << verb << " row of "
            << rowBytes.count() << " bytes and the index run of " << indexRegion.count()
            << " do not fit the " << perInstance.count() << " usable bytes of @"
            << model.node(memory).name << (sharers > 1 ? " per DMA instance" : "");
-  decision("transfer", b.getStringAttr("dma_gather"));
+  decision("transfer", b.getStringAttr(scatter ? "dma_scatter" : "dma_gather"));
   decision("block", b.getI64IntegerAttr(block));
   decision("depth", b.getI64IntegerAttr(depth));
   // A replayed block or depth must fit as well.
@@ -183,7 +194,7 @@ LogicalResult scheduleGather(GatherOp op, KernelOp kernel, const ArchModel &mode
   int64_t chosenDepth = cast<IntegerAttr>(cast<DecisionAttr>(op->getAttr("depth")).getValue()).getInt();
   if (chosenBlock < 1 || chosenBlock > rows || chosenDepth < 1 ||
       Bytes(chosenBlock * chosenDepth * rowBytes.count()) > rowRegion)
-    return op.emitError("a gather block of ")
+    return op.emitError(scatter ? "a scatter block of " : "a gather block of ")
            << chosenBlock << " rows in " << chosenDepth << " slot(s) does not fit the "
            << rowRegion.count() << " bytes of @" << model.node(memory).name
            << " beside the index run, or the " << rows << " rows of a grid tile";

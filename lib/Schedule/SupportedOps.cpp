@@ -353,8 +353,9 @@ static bool runsAlong(AffineMap map, unsigned d) {
 /// (ktsched-schedule-gather): its outermost coordinate read from a 1-D
 /// index view of i32 or i64 along the first intermediate variable, every
 /// other coordinate direct along its own variable, over a box in identity
-/// order, only loaded, each load stored directly through an
-/// identity-ordered tile, outside loops.
+/// order, outside loops; each load through it stored directly through an
+/// identity-ordered tile (a gather), each store through it of a load
+/// through an identity-ordered tile stored nowhere else (a scatter).
 static LogicalResult checkIndirectTile(ktdp::ConstructIndirectAccessTileOp tile) {
   auto fail = [&](const Twine &why) {
     return tile.emitError("'ktdp.construct_indirect_access_tile' not supported: ") << why;
@@ -399,10 +400,23 @@ static LogicalResult checkIndirectTile(ktdp::ConstructIndirectAccessTileOp tile)
              << bindHint(captured);
   if (tile->getParentOfType<scf::ForOp>())
     return fail("a gather inside a loop is missing");
+  auto identityTile = [](Value tile) {
+    auto direct = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto perm = direct ? direct.getOrderPermutation() : std::nullopt;
+    return perm && llvm::equal(*perm, llvm::seq<unsigned>(0, perm->size()));
+  };
   for (Operation *user : tile->getUsers()) {
+    if (auto store = dyn_cast<ktdp::StoreOp>(user)) {
+      auto loaded = store.getValue().getDefiningOp<ktdp::LoadOp>();
+      if (!loaded || !store.getValue().hasOneUse() || !identityTile(loaded.getTile()))
+        return fail("a scattered value must be loaded through an identity-ordered "
+                    "ktdp.construct_access_tile and stored only there (scattering computed "
+                    "rows is missing)");
+      continue;
+    }
     auto load = dyn_cast<ktdp::LoadOp>(user);
     if (!load)
-      return fail("only loads through an indirect tile are lowered (a scatter is missing)");
+      return fail("an indirect tile is lowered only as the tile of a load or a store");
     Value loaded = load->getResult(0);
     auto store = loaded.hasOneUse() ? dyn_cast<ktdp::StoreOp>(*loaded.getUsers().begin())
                                     : ktdp::StoreOp();

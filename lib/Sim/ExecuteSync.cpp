@@ -66,6 +66,7 @@ bool Engine::execute(unsigned unit) {
   case Opcode::Copy:
     return executeCopy(unit, inst);
   case Opcode::Gather:
+  case Opcode::Scatter:
     return executeGather(unit, inst);
   case Opcode::Push:
   case Opcode::Send:

@@ -10,7 +10,10 @@
 // the index buffer's memory (each index checked against the view's extent:
 // an index outside it stops the run with the instruction's location, never
 // reads another row), and when the indices have arrived it copies the runs
-// they name like a copy whose outermost source offsets they give.
+// they name like a copy whose outermost source offsets they give. A
+// scatter is the same with the indices giving the outermost destination
+// offsets; its runs land in order, so of two runs to one row the later
+// stays (as the interpreter keeps the later point, ktir.md 5.7).
 //
 //===----------------------------------------------------------------------===//
 #include "Engine.h"
@@ -166,10 +169,11 @@ bool Engine::executeGather(unsigned unit, const Instruction &inst) {
           std::memcpy(&v, raw.data() + 8 * k, 8);
         }
         if (v < 0 || v >= inst.indexBound)
-          return fail(u, llvm::formatv("gather index {0} (entry {1} of the indices at byte {2} "
+          return fail(u, llvm::formatv("{5} index {0} (entry {1} of the indices at byte {2} "
                                        "of {3}) is outside the view's [0, {4})",
                                        v, k, index.address.count(),
-                                       model.instanceName(index.memory), inst.indexBound));
+                                       model.instanceName(index.memory), inst.indexBound,
+                                       opcodeName(inst.op)));
         u.gatherIndices[k] = v;
       }
     }
@@ -184,8 +188,10 @@ bool Engine::executeGather(unsigned unit, const Instruction &inst) {
     return false;
   }
   u.gatherIndicesAt.reset();
-  // Step 2: the runs. Every index is in [0, bound), so the source extent
-  // is that of a copy over `bound` positions of the outer dimension.
+  // Step 2: the runs. Every index is in [0, bound), so the indexed side's
+  // extent (the source of a gather, the destination of a scatter) is that
+  // of a copy over `bound` positions of the outer dimension.
+  bool scatter = inst.op == Opcode::Scatter;
   llvm::SmallVector<Bytes, 4> srcStrides, dstStrides;
   Bytes srcExtent = inst.bytes, dstExtent = inst.bytes;
   int64_t runs = 1;
@@ -195,14 +201,15 @@ bool Engine::executeGather(unsigned unit, const Instruction &inst) {
   for (auto [n, d] : llvm::enumerate(inst.dims)) {
     srcStrides.push_back(d.srcStride);
     dstStrides.push_back(d.dstStride);
-    int64_t srcCount = n == 0 ? inst.indexBound : d.count;
+    int64_t srcCount = n == 0 && !scatter ? inst.indexBound : d.count;
+    int64_t dstCount = n == 0 && scatter ? inst.indexBound : d.count;
     int64_t srcSpan, dstSpan, s, t;
     if (llvm::MulOverflow(d.srcStride.count(), srcCount - 1, srcSpan) ||
-        llvm::MulOverflow(d.dstStride.count(), d.count - 1, dstSpan) ||
+        llvm::MulOverflow(d.dstStride.count(), dstCount - 1, dstSpan) ||
         llvm::AddOverflow(srcExtent.count(), srcSpan, s) ||
         llvm::AddOverflow(dstExtent.count(), dstSpan, t) ||
         llvm::MulOverflow(runs, d.count, runs))
-      return fail(u, "the gather's extent overflows");
+      return fail(u, llvm::formatv("the {0}'s extent overflows", opcodeName(inst.op)));
     srcExtent = Bytes(s);
     dstExtent = Bytes(t);
   }
@@ -211,8 +218,8 @@ bool Engine::executeGather(unsigned unit, const Instruction &inst) {
     return false;
   Bytes total = inst.bytes * runs;
   if (options.computeValues && total > kMaxStagedBytes)
-    return fail(u, llvm::formatv("gathers {0} bytes at once; the simulator stages at most {1}",
-                                 total.count(), kMaxStagedBytes.count()));
+    return fail(u, llvm::formatv("{2} moves {0} bytes at once; the simulator stages at most {1}",
+                                 total.count(), kMaxStagedBytes.count(), opcodeName(inst.op)));
   std::vector<PathStep> path;
   if (Reservable *p = portResource(src.memory))
     path.push_back(p);
@@ -230,11 +237,12 @@ bool Engine::executeGather(unsigned unit, const Instruction &inst) {
     SimMemory &from = memoryOf(src.memory);
     llvm::SmallVector<int64_t, 4> idx(inst.dims.size(), 0);
     for (int64_t r = 0; r < runs; ++r) {
-      Bytes so = src.address + outer.srcStride * u.gatherIndices[idx[0]];
-      Bytes dof = dst.address;
-      for (size_t d = 0; d < idx.size(); ++d) {
-        if (d > 0)
-          so += inst.dims[d].srcStride * idx[d];
+      // The outer position of the indexed side is the run's index.
+      int64_t outerAt = u.gatherIndices[idx[0]];
+      Bytes so = src.address + outer.srcStride * (scatter ? idx[0] : outerAt);
+      Bytes dof = dst.address + outer.dstStride * (scatter ? outerAt : idx[0]);
+      for (size_t d = 1; d < idx.size(); ++d) {
+        so += inst.dims[d].srcStride * idx[d];
         dof += inst.dims[d].dstStride * idx[d];
       }
       from.read(so, pw.data.data() + r * inst.bytes.count(), inst.bytes);

@@ -190,13 +190,17 @@ llvm::Error sim::checkCapacity(const Bundle &bundle, const arch::ArchModel &mode
           return e;
         continue;
       }
-      case Opcode::Gather: {
-        // The source reaches as far as the largest index allowed.
+      case Opcode::Gather:
+      case Opcode::Scatter: {
+        // The indexed side (a gather's source, a scatter's destination)
+        // reaches as far as the largest index allowed.
+        bool scatter = inst.op == Opcode::Scatter;
         int64_t srcExtent = inst.bytes.count(), dstExtent = inst.bytes.count();
         for (auto [n, d] : llvm::enumerate(inst.dims)) {
-          int64_t srcCount = n == 0 ? inst.indexBound : d.count;
+          int64_t srcCount = n == 0 && !scatter ? inst.indexBound : d.count;
+          int64_t dstCount = n == 0 && scatter ? inst.indexBound : d.count;
           srcExtent = addSat(srcExtent, mulSat(d.srcStride.count(), std::max<int64_t>(srcCount, 1) - 1));
-          dstExtent = addSat(dstExtent, mulSat(d.dstStride.count(), std::max<int64_t>(d.count, 1) - 1));
+          dstExtent = addSat(dstExtent, mulSat(d.dstStride.count(), std::max<int64_t>(dstCount, 1) - 1));
         }
         if (llvm::Error e = check(inst.src, srcExtent))
           return e;

@@ -171,9 +171,10 @@ void ProgramBuilder::copy(dc::Address dst, dc::Address src, Bytes runBytes,
   CopyOp::create(builder, loc, d, s, runBytes.count(), counts, srcStrides, dstStrides);
 }
 
-void ProgramBuilder::gather(dc::Address dst, dc::Address src, Bytes runBytes,
-                            ArrayRef<dc::CopyDim> dims, dc::Address index,
-                            dc::ElemType indexType, int64_t bound) {
+template <typename IndexedCopyOp>
+void ProgramBuilder::indexedCopy(dc::Address dst, dc::Address src, Bytes runBytes,
+                                 ArrayRef<dc::CopyDim> dims, dc::Address index,
+                                 dc::ElemType indexType, int64_t bound) {
   SmallVector<int64_t> counts, srcStrides, dstStrides;
   for (const dc::CopyDim &d : dims) {
     counts.push_back(d.count);
@@ -183,8 +184,20 @@ void ProgramBuilder::gather(dc::Address dst, dc::Address src, Bytes runBytes,
   AddressAttr d = address(dst), s = address(src), i = address(index);
   Type type = builder.getIntegerType(indexType == dc::ElemType::I64 ? 64 : 32);
   builder.setInsertionPointToEnd(blocks.back());
-  GatherOp::create(builder, loc, d, s, runBytes.count(), counts, srcStrides, dstStrides, i,
-                   type, bound);
+  IndexedCopyOp::create(builder, loc, d, s, runBytes.count(), counts, srcStrides, dstStrides, i,
+                        type, bound);
+}
+
+void ProgramBuilder::gather(dc::Address dst, dc::Address src, Bytes runBytes,
+                            ArrayRef<dc::CopyDim> dims, dc::Address index,
+                            dc::ElemType indexType, int64_t bound) {
+  indexedCopy<GatherOp>(dst, src, runBytes, dims, index, indexType, bound);
+}
+
+void ProgramBuilder::scatter(dc::Address dst, dc::Address src, Bytes runBytes,
+                             ArrayRef<dc::CopyDim> dims, dc::Address index,
+                             dc::ElemType indexType, int64_t bound) {
+  indexedCopy<ScatterOp>(dst, src, runBytes, dims, index, indexType, bound);
 }
 
 void ProgramBuilder::fence(dc::NodeRef self) {

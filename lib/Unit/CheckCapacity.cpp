@@ -69,6 +69,23 @@ struct CheckCapacityPass : ktunit::impl::CheckCapacityBase<CheckCapacityPass> {
             return;
           }
       };
+      // A gather's source and a scatter's destination reach as far as the
+      // largest index the bound allows.
+      auto touchIndexed = [&](auto indexed, bool scatter) {
+        Range src{0, indexed.getRun()}, dst{0, indexed.getRun()};
+        for (auto [n, count, ss, ds] : llvm::enumerate(
+                 indexed.getCounts(), indexed.getSrcStrides(), indexed.getDstStrides())) {
+          int64_t bound = indexed.getBound();
+          Range s = spanOf(n == 0 && !scatter ? bound : count, ss),
+                d = spanOf(n == 0 && scatter ? bound : count, ds);
+          src = {src.lo + s.lo, src.hi + s.hi};
+          dst = {dst.lo + d.lo, dst.hi + d.hi};
+        }
+        touch(indexed.getSrc(), src);
+        touch(indexed.getDst(), dst);
+        int64_t indexBytes = indexed.getIndexType().getIntOrFloatBitWidth() / 8;
+        touch(indexed.getIndex(), {0, indexed.getCounts()[0] * indexBytes});
+      };
       if (auto copy = dyn_cast<CopyOp>(op)) {
         Range src{0, copy.getRun()}, dst{0, copy.getRun()};
         for (auto [count, ss, ds] :
@@ -80,18 +97,9 @@ struct CheckCapacityPass : ktunit::impl::CheckCapacityBase<CheckCapacityPass> {
         touch(copy.getSrc(), src);
         touch(copy.getDst(), dst);
       } else if (auto gather = dyn_cast<GatherOp>(op)) {
-        // The source reaches as far as the largest index the bound allows.
-        Range src{0, gather.getRun()}, dst{0, gather.getRun()};
-        for (auto [n, count, ss, ds] : llvm::enumerate(
-                 gather.getCounts(), gather.getSrcStrides(), gather.getDstStrides())) {
-          Range s = spanOf(n == 0 ? gather.getBound() : count, ss), d = spanOf(count, ds);
-          src = {src.lo + s.lo, src.hi + s.hi};
-          dst = {dst.lo + d.lo, dst.hi + d.hi};
-        }
-        touch(gather.getSrc(), src);
-        touch(gather.getDst(), dst);
-        int64_t indexBytes = gather.getIndexType().getIntOrFloatBitWidth() / 8;
-        touch(gather.getIndex(), {0, gather.getCounts()[0] * indexBytes});
+        touchIndexed(gather, /*scatter=*/false);
+      } else if (auto scatter = dyn_cast<ScatterOp>(op)) {
+        touchIndexed(scatter, /*scatter=*/true);
       } else if (auto push = dyn_cast<PushOp>(op)) {
         touch(push.getSrc(), {0, push.getBytes()});
       } else if (auto pop = dyn_cast<PopOp>(op)) {

@@ -158,21 +158,28 @@ private:
       b.copy(*dst, *src, Bytes(copy.getRun()), dims);
       return success();
     }
-    if (auto gather = dyn_cast<GatherOp>(op)) {
-      FailureOr<dc::Address> dst = address(op, gather.getDst()),
-                             src = address(op, gather.getSrc()),
-                             index = address(op, gather.getIndex());
+    auto indexedCopy = [&](auto indexed, bool scatter) -> LogicalResult {
+      FailureOr<dc::Address> dst = address(op, indexed.getDst()),
+                             src = address(op, indexed.getSrc()),
+                             index = address(op, indexed.getIndex());
       if (failed(dst) || failed(src) || failed(index))
         return failure();
       SmallVector<dc::CopyDim> dims;
       for (auto [n, ss, ds] :
-           llvm::zip(gather.getCounts(), gather.getSrcStrides(), gather.getDstStrides()))
+           llvm::zip(indexed.getCounts(), indexed.getSrcStrides(), indexed.getDstStrides()))
         dims.push_back({n, Bytes(ss), Bytes(ds)});
-      b.gather(*dst, *src, Bytes(gather.getRun()), dims, *index,
-               gather.getIndexType().isInteger(64) ? dc::ElemType::I64 : dc::ElemType::I32,
-               gather.getBound());
+      dc::ElemType type =
+          indexed.getIndexType().isInteger(64) ? dc::ElemType::I64 : dc::ElemType::I32;
+      if (scatter)
+        b.scatter(*dst, *src, Bytes(indexed.getRun()), dims, *index, type, indexed.getBound());
+      else
+        b.gather(*dst, *src, Bytes(indexed.getRun()), dims, *index, type, indexed.getBound());
       return success();
-    }
+    };
+    if (auto gather = dyn_cast<GatherOp>(op))
+      return indexedCopy(gather, /*scatter=*/false);
+    if (auto scatter = dyn_cast<ScatterOp>(op))
+      return indexedCopy(scatter, /*scatter=*/true);
     if (isa<FenceOp>(op))
       return op->emitError("a fence is emitted by ktunit-insert-sync first");
     if (auto push = dyn_cast<PushOp>(op)) {

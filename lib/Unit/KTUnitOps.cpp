@@ -266,25 +266,32 @@ LogicalResult CopyOp::verify() {
   return failure(failed(verifyAddress(*this, getDst(), "destination")) ||
                  failed(verifyAddress(*this, getSrc(), "source")));
 }
-LogicalResult GatherOp::verify() {
-  if (getRun() < 1)
-    return emitOpError() << "copies runs of fewer than one byte";
-  if (getCounts().empty() || getCounts().size() != getSrcStrides().size() ||
-      getCounts().size() != getDstStrides().size())
-    return emitOpError() << "needs an outermost (gathered) dimension and one count, source "
-                            "and destination stride per dimension";
-  for (int64_t c : getCounts())
+/// The rules a gather and a scatter share: `indexed` names the side the
+/// indices place ("gathered", "scattered").
+template <typename IndexedCopyOp>
+static LogicalResult verifyIndexedCopy(IndexedCopyOp op, StringRef indexed) {
+  if (op.getRun() < 1)
+    return op.emitOpError() << "copies runs of fewer than one byte";
+  if (op.getCounts().empty() || op.getCounts().size() != op.getSrcStrides().size() ||
+      op.getCounts().size() != op.getDstStrides().size())
+    return op.emitOpError() << "needs an outermost (" << indexed
+                            << ") dimension and one count, source and destination stride per "
+                               "dimension";
+  for (int64_t c : op.getCounts())
     if (c < 1)
-      return emitOpError() << "has a dimension of fewer than one run";
-  Type type = getIndexType();
+      return op.emitOpError() << "has a dimension of fewer than one run";
+  Type type = op.getIndexType();
   if (!type.isInteger(32) && !type.isInteger(64))
-    return emitOpError() << "reads indices of " << type << "; only i32 and i64 are gathered by";
-  if (getBound() < 1)
-    return emitOpError() << "has an index bound of " << getBound();
-  return failure(failed(verifyAddress(*this, getDst(), "destination")) ||
-                 failed(verifyAddress(*this, getSrc(), "source")) ||
-                 failed(verifyAddress(*this, getIndex(), "index")));
+    return op.emitOpError() << "reads indices of " << type << "; only i32 and i64 are "
+                            << indexed << " by";
+  if (op.getBound() < 1)
+    return op.emitOpError() << "has an index bound of " << op.getBound();
+  return failure(failed(verifyAddress(op, op.getDst(), "destination")) ||
+                 failed(verifyAddress(op, op.getSrc(), "source")) ||
+                 failed(verifyAddress(op, op.getIndex(), "index")));
 }
+LogicalResult GatherOp::verify() { return verifyIndexedCopy(*this, "gathered"); }
+LogicalResult ScatterOp::verify() { return verifyIndexedCopy(*this, "scattered"); }
 LogicalResult PushOp::verify() {
   if (getBytes() < 1)
     return emitOpError() << "moves fewer than one byte";

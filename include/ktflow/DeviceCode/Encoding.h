@@ -28,7 +28,7 @@ constexpr uint32_t kBundleMagic = 0x4344544b;
 /// Version 4 added the matrix unit's `mma`; a bundle using it is version 4.
 /// Version 5 added the integer element types (i8, i32, i64) of registers; a
 /// bundle whose instructions name one is version 5.
-constexpr uint32_t kBundleVersion = 5;
+constexpr uint32_t kBundleVersion = 6;
 /// The oldest version the reader accepts.
 constexpr uint32_t kOldestBundleVersion = 1;
 

@@ -126,6 +126,11 @@ enum class Opcode : uint8_t {
   /// run k's source at src + indices[k] * dims[0].srcStride; an index
   /// outside [0, indexBound) is a run-time error, never a read.
   Gather = 17,
+  /// dst, src, runBytes, dims, index, type, bound: a copy whose outermost
+  /// destination is indirect (a DMA scatter, version 6): as Gather, except
+  /// that run k is written to dst + indices[k] * dims[0].dstStride; an
+  /// index outside [0, indexBound) is a run-time error, never a write.
+  Scatter = 18,
   Push = 11,   ///< peer, src, bytes: memory -> FIFO to peer.
   Pop = 12,    ///< peer, dst, bytes: FIFO from peer -> memory.
   Recv = 13,   ///< vd, type, count, peer: FIFO from peer -> register.
@@ -325,6 +330,10 @@ public:
   /// A copy whose dims[0] source positions are read from `index` (Gather).
   void gather(Address dst, Address src, Bytes runBytes, llvm::ArrayRef<CopyDim> dims,
               Address index, ElemType indexType, int64_t indexBound);
+  /// A copy whose dims[0] destination positions are read from `index`
+  /// (Scatter).
+  void scatter(Address dst, Address src, Bytes runBytes, llvm::ArrayRef<CopyDim> dims,
+               Address index, ElemType indexType, int64_t indexBound);
   void push(NodeRef peer, Address src, Bytes bytes);
   void pop(NodeRef peer, Address dst, Bytes bytes);
   void recv(uint8_t vd, ElemType type, Elements count, NodeRef peer);
@@ -354,6 +363,9 @@ public:
 
 private:
   Instruction &emit(Opcode op);
+  void indexedCopy(Opcode op, Address dst, Address src, Bytes runBytes,
+                   llvm::ArrayRef<CopyDim> dims, Address index, ElemType indexType,
+                   int64_t indexBound);
   Bundle &bundle;
   size_t index;
   unsigned depth = 0;

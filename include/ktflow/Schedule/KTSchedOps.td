@@ -156,20 +156,22 @@ def KTSched_TransposeOp : KTSched_Op<"transpose", [Symbol, HasParent<"KernelOp">
 }
 
 def KTSched_GatherOp : KTSched_Op<"gather", [Symbol, HasParent<"KernelOp">]> {
-  let summary = "an indirect transfer group: rows named by an index tensor copied into a block";
+  let summary = "an indirect transfer group: rows named by an index tensor copied into a block, or a block copied into them";
   let description = [{
     One grid tile's load through an indirect access tile (its outermost
     coordinate read from an index tensor) stored directly: `src` is the
     table (`{tensor, origin, shape}`: origin 0 along the indirect
     dimension, the direct coordinates elsewhere; shape the gathered
     block's), `index` the index tensor's run (`{tensor, origin, shape}`,
-    one index per gathered row) and `dst` the stored block.
-    ktsched-schedule-gather adds the decisions (`transfer = dma_gather`,
-    the rows per gather `block`, the slots `depth`) and the scratchpad
-    regions. docs/schedule.md, "Gathers".
+    one index per gathered row) and `dst` the stored block. With
+    `scatter`, the other way round: a block loaded directly (`src`) stored
+    through an indirect access tile, `dst` the table whose rows the
+    indices name. ktsched-schedule-gather adds the decisions (`transfer =
+    dma_gather` or `dma_scatter`, the rows per transfer `block`, the slots
+    `depth`) and the scratchpad regions. docs/schedule.md, "Gathers".
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, DictionaryAttr:$src, DictionaryAttr:$index,
-                       DictionaryAttr:$dst);
+                       DictionaryAttr:$dst, UnitAttr:$scatter);
   let assemblyFormat = "$sym_name attr-dict";
 }
 

@@ -90,6 +90,11 @@ public:
   /// `index`, each below `bound` (a DMA gather).
   void gather(dc::Address dst, dc::Address src, Bytes runBytes, llvm::ArrayRef<dc::CopyDim> dims,
               dc::Address index, dc::ElemType indexType, int64_t bound);
+  /// A copy whose dims[0] destination positions are the `indexType`
+  /// indices at `index`, each below `bound` (a DMA scatter).
+  void scatter(dc::Address dst, dc::Address src, Bytes runBytes,
+               llvm::ArrayRef<dc::CopyDim> dims, dc::Address index, dc::ElemType indexType,
+               int64_t bound);
   /// The program's earlier writes land before its next instruction; `self`
   /// names the running instance.
   void fence(dc::NodeRef self);
@@ -132,6 +137,11 @@ public:
   static NodeRefAttr nodeRef(mlir::MLIRContext *context, const dc::NodeRef &ref);
 
 private:
+  /// A gather or a scatter (IndexedCopyOp) of the given operands.
+  template <typename IndexedCopyOp>
+  void indexedCopy(dc::Address dst, dc::Address src, Bytes runBytes,
+                   llvm::ArrayRef<dc::CopyDim> dims, dc::Address index,
+                   dc::ElemType indexType, int64_t bound);
   /// The handle register `r` holds now; it must have been written.
   mlir::Value use(Reg r);
   /// The handle a whole-register write of `type` into `r` writes.

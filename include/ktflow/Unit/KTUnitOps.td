@@ -157,15 +157,8 @@ def KTUnit_CopyOp : KTUnit_InstOp<"copy"> {
   let hasVerifier = 1;
 }
 
-def KTUnit_GatherOp : KTUnit_InstOp<"gather"> {
-  let summary = "a copy whose outermost source positions come from a buffer (DMA gather)";
-  let description = [{
-    As `copy`, except that run k of the outermost dimension reads from
-    `src + index[k] * src_strides[0]`: the DMA first reads `counts[0]`
-    indices of `index_type` (i32 or i64) at `index`, then the runs they
-    name. An index outside [0, `bound`) stops the run with an error (the
-    device never reads past the view). Device-code `gather` (opcode 17).
-  }];
+// A copy one side of whose outermost dimension is indexed by a buffer.
+class KTUnit_IndexedCopyOp<string mnemonic> : KTUnit_InstOp<mnemonic> {
   let arguments = (ins KTUnit_AddressAttr:$dst, KTUnit_AddressAttr:$src,
                        KTUnit_I64Attr:$run, DenseI64ArrayAttr:$counts,
                        DenseI64ArrayAttr:$src_strides, DenseI64ArrayAttr:$dst_strides,
@@ -176,6 +169,28 @@ def KTUnit_GatherOp : KTUnit_InstOp<"gather"> {
     $dst_strides `index` qualified($index) `type` $index_type `bound` $bound attr-dict
   }];
   let hasVerifier = 1;
+}
+
+def KTUnit_GatherOp : KTUnit_IndexedCopyOp<"gather"> {
+  let summary = "a copy whose outermost source positions come from a buffer (DMA gather)";
+  let description = [{
+    As `copy`, except that run k of the outermost dimension reads from
+    `src + index[k] * src_strides[0]`: the DMA first reads `counts[0]`
+    indices of `index_type` (i32 or i64) at `index`, then the runs they
+    name. An index outside [0, `bound`) stops the run with an error (the
+    device never reads past the view). Device-code `gather` (opcode 17).
+  }];
+}
+
+def KTUnit_ScatterOp : KTUnit_IndexedCopyOp<"scatter"> {
+  let summary = "a copy whose outermost destination positions come from a buffer (DMA scatter)";
+  let description = [{
+    As `gather` with the sides exchanged: run k of the outermost dimension
+    is written to `dst + index[k] * dst_strides[0]`, the runs in order (of
+    two runs to one position the later stays). An index outside [0,
+    `bound`) stops the run with an error (the device never writes past the
+    view). Device-code `scatter` (opcode 18, bundle version 6).
+  }];
 }
 
 def KTUnit_FenceOp : KTUnit_InstOp<"fence"> {
