@@ -9,7 +9,8 @@
 // a core (spyre's two corelets, each with its load, vector, matrix and store
 // unit) share every panel by block rows: instance j takes the rows [j, j +
 // 1) x TM / split, so the DMA copies a step's rows once for all of them,
-// each relays its own A rows and its own copy of B's blocks and stores its
+// each relays its own A rows and a share of B's K blocks (which every
+// instance reads: each waits for the others' shares) and stores its
 // own rows; each names its own load and store unit by its table (they meet
 // through the scratchpad every instance shares, where "nearest" would not
 // tell them apart). Per instance:

@@ -67,6 +67,8 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   const int64_t tms = tm / split, mbs = mb / split;
   // Groups of `reuse` accumulator blocks along N sharing each A block.
   const int64_t groups = nb / reuse;
+  // Each instance relays a share of B's K blocks; every instance reads all.
+  const int64_t kbs = kb / split;
   const int64_t aSticks = tk * es / msg, bSticks = tn * es / msg,
                 cSticks = tn * eo / outAccess.count();
   const int64_t accBlock = bm * bn * accBytes, accSticks = accBlock / msg;
@@ -88,20 +90,28 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
     std::string ldj = named("ld", j), stj = named("st", j);
     inputs.push_back(channel(named("in", j), buffers, "dma", ldj, fromTable(ldUnit, 3 + j),
                              nearest(dmaUnit)));
-    // The load and store units of one sub-core instance reach each other
-    // through the scratchpad every instance shares: each names the other
-    // by its table's column 0 (the same sub-core instance).
-    blocks.push_back(channel(named("blocks", j), 1, stj, ldj, fromTable(ldUnit, 0),
-                             fromTable(stUnit, 0)));
+    // The load and store units reach each other through the scratchpad
+    // every instance shares: each names the others by its table (column
+    // j: sub-core instance j's unit).
+    blocks.push_back(channel(named("blocks", j), 1, stj, ldj, fromTable(ldUnit, j),
+                             fromTable(stUnit, j)));
     // One slot per accumulator block of the instance's share of the panel:
     // each block is written (carried out) before it is read back (carried
     // in), in the same order.
     if (carried)
       accumulated.push_back(
-          channel(named("acc", j), mbs * nb, stj, ldj, fromTable(ldUnit, 0), fromTable(stUnit, 0)));
+          channel(named("acc", j), mbs * nb, stj, ldj, fromTable(ldUnit, j), fromTable(stUnit, j)));
     outputs.push_back(channel(named("out", j), 1, stj, "dma", nearest(dmaUnit),
                               fromTable(stUnit, 3 + split + j)));
   }
+  // B's blocks instance j relays, for each other instance i to read.
+  std::vector<std::vector<ktunit::ChannelOp>> shared(split, std::vector<ktunit::ChannelOp>(split));
+  for (int64_t j = 0; j < split; ++j)
+    for (int64_t i = 0; i < split; ++i)
+      if (i != j)
+        shared[j][i] = channel("b" + std::to_string(j) + "to" + std::to_string(i), 1,
+                               named("st", j), named("ld", i), fromTable(ldUnit, i),
+                               fromTable(stUnit, j));
 
   auto spad = [&](StringRef name, int64_t offset = 0) {
     return ProgramBuilder::memoryAddress(memory, Bytes(region[name.str()] + offset));
@@ -224,14 +234,16 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   }
   // Sub-core instance j's programs: its share of each panel's rows, blocks,
   // accumulators and stored rows (the ring's rows of B and the row
-  // operands are every instance's; each relays its own copy of B's blocks).
-  const int64_t bBlocks = slotOf(tk * tn * es), initBlock = slotOf(accBlock);
+  // operands are every instance's; each relays a share of B's K blocks,
+  // which every instance reads).
+  const int64_t initBlock = slotOf(accBlock);
   for (int64_t sc = 0; sc < split; ++sc) {
   auto sub = [&, sc](StringRef name, int64_t offset = 0) {
     int64_t share = llvm::StringSwitch<int64_t>(name)
                         .Case("a_rows", tms * tk * es)
                         .Case("a_blocks", mbs * kb * msg)
-                        .Case("b_blocks", bBlocks)
+                        .Case("b_rows", kbs * bk * tn * es)
+                        .Case("b_blocks", kbs * nb * msg)
                         .Case("init", initBlock)
                         .Case("acc", mbs * nb * accBlock)
                         .Case("c_rows", tms * tn * eo)
@@ -249,9 +261,13 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                 accBlock);
   };
   {
-    auto ld = program(named("ld", sc), ldUnit, unitInstances[sc], 1);
-    for (int64_t instance : unitInstances[sc])
-      ld->addTableRow({instance});
+    auto ld = program(named("ld", sc), ldUnit, unitInstances[sc], split);
+    for (int64_t instance : unitInstances[sc]) {
+      std::vector<int64_t> peers;
+      for (int64_t j = 0; j < split; ++j)
+        peers.push_back(instance - sc + j);
+      ld->addTableRow(peers);
+    }
     dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
     ld->loop(panelsM);
     ld->loop(panelsN);
@@ -267,7 +283,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                      inAccess);
           ld->end();
           ld->end();
-          ld->loop(kb);
+          ld->loop(kbs);
           ld->loop(bSticks);
           for (int64_t r = 0; r < bk; ++r)
             ld->push(vec,
@@ -287,6 +303,9 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           // Per accumulator block: its init or carried value, then the K
           // blocks of the step in order.
           ld->acquire(blocks[sc], Side::consumer);
+          for (int64_t j = 0; j < split; ++j)
+            if (j != sc)
+              ld->acquire(shared[j][sc], Side::consumer);
           // Per group of `reuse` accumulator blocks (m, g R + r): their
           // inits or carried values in order, then per K block the A block
           // once and the group's B blocks.
@@ -309,12 +328,15 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           ld->loop(kb);
           ld->push(mxu, term(term(sub("a_blocks"), 3, kb * msg), 5, msg), inAccess);
           ld->loop(reuse);
-          ld->push(mxu, term(term(term(sub("b_blocks"), 5, nb * msg), 4, reuse * msg), 6, msg),
+          ld->push(mxu, term(term(term(spad("b_blocks"), 5, nb * msg), 4, reuse * msg), 6, msg),
                    inAccess);
           ld->end();
           ld->end();
           ld->end();
           ld->end();
+          for (int64_t j = 0; j < split; ++j)
+            if (j != sc)
+              ld->release(shared[j][sc], Side::consumer);
           ld->release(blocks[sc], Side::consumer);
           return success();
         })))
@@ -445,7 +467,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           emitBlocks(bm, bk);
           vec->end();
           vec->end();
-          vec->loop(kb);
+          vec->loop(kbs);
           vec->loop(bSticks);
           emitBlocks(bk, bn);
           vec->end();
@@ -539,9 +561,13 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       return failure();
   }
   {
-    auto st = program(named("st", sc), stUnit, unitInstances[sc], 1);
-    for (int64_t instance : unitInstances[sc])
-      st->addTableRow({instance});
+    auto st = program(named("st", sc), stUnit, unitInstances[sc], split);
+    for (int64_t instance : unitInstances[sc]) {
+      std::vector<int64_t> peers;
+      for (int64_t j = 0; j < split; ++j)
+        peers.push_back(instance - sc + j);
+      st->addTableRow(peers);
+    }
     dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
     if (!presetAccumulator && !vectorInit)
       st->pop(vec, sub("init"), Bytes(accBlock));
@@ -571,7 +597,10 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                     inAccess);
           st->end();
           st->end();
-          st->loop(kb);
+          for (int64_t i = 0; i < split; ++i)
+            if (i != sc)
+              st->acquire(shared[sc][i], Side::producer);
+          st->loop(kbs);
           st->loop(bSticks);
           for (int64_t j = 0; j < inElems / bn; ++j)
             st->pop(vec,
@@ -579,6 +608,9 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                     inAccess);
           st->end();
           st->end();
+          for (int64_t i = 0; i < split; ++i)
+            if (i != sc)
+              st->release(shared[sc][i], Side::producer);
           st->release(blocks[sc], Side::producer);
           if (s.last && directAccumulator) {
             emitStored(3);

@@ -38,7 +38,8 @@
 //    unit's registers;
 //  * `split`: the sub-core instances sharing the scratchpad (spyre's two
 //    corelets) divide each panel's block rows among them, so every matrix
-//    unit of a core works; each relays its own copy of B's blocks, so the
+//    unit of a core works; each relays a share of B's K blocks (every
+//    instance reads them all), TK a multiple of bk times the split; the
 //    most instances whose step fits (below) are taken;
 //  * the accumulator's path to the epilogue: `fifo` where the description
 //    links the matrix unit to the vector unit by a FIFO (the block is one
@@ -529,15 +530,17 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   // Scratchpad regions of one step, aligned, from the memory's start:
   // operand rows (and the panel's row-operand columns) N-buffered, one
   // copy of the blocks, the panel's accumulators and stored rows.
-  // Each sub-core instance of the split relays its own copy of B's blocks
-  // (and writes its own init block); the rest is shared out by block rows.
+  // Each sub-core instance of the split relays a share of B's K blocks
+  // (every instance reads them all) and writes its own init block; A's
+  // rows and blocks, the accumulators and stored rows are shared out by
+  // block rows.
   auto layout = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers, int64_t split,
                     Bytes &end) {
     SmallVector<std::pair<StringRef, int64_t>> regions = {
         {"a_rows", buffers * aligned(tm * tk * es)},
         {"b_rows", buffers * aligned(tk * tn * es)},
         {"a_blocks", tm * tk * es},
-        {"b_blocks", split * aligned(tk * tn * es)}};
+        {"b_blocks", tk * tn * es}};
     if (!presets)
       regions.push_back({"init", split * aligned(bm * bn * accBytes)});
     if (!direct || tk != k)
@@ -562,7 +565,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   };
   auto legalStep = [&](int64_t tm, int64_t tn, int64_t tk, int64_t split) {
     return tm > 0 && tn > 0 && tk > 0 && m % tm == 0 && n % tn == 0 && k % tk == 0 &&
-           tm % (bm * split) == 0 && tn % outElems == 0 && tn % bn == 0 && tk % bk == 0 &&
+           tm % (bm * split) == 0 && tn % outElems == 0 && tn % bn == 0 && tk % (bk * split) == 0 &&
            (tn * es) % inAccess->count() == 0 && (tk * es) % inAccess->count() == 0 &&
            (tk == k || !carry.empty());
   };
