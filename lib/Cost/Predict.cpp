@@ -349,7 +349,16 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
           (loaded ? loads : stores) += copies;
         }
         double setUpIn = loads * issue, setUpOut = stores * issue;
-        dmaBusy = serialised ? std::max(setUpIn, in) + std::max(setUpOut, out)
+        // Set-up and link time overlap, but not perfectly where they are
+        // close: both then run at their limit and neither absorbs the
+        // other's stalls (the simulator's 4 KiB copies on spyre, 64 cycles
+        // of each, take 82). A smooth maximum, (a^4 + b^4)^(1/4): within
+        // 1.5% of the larger where the other is under half of it, 2^(1/4)
+        // of either where they are equal.
+        auto overlap = [](double a, double b) {
+          return std::sqrt(std::sqrt(a * a * a * a + b * b * b * b));
+        };
+        dmaBusy = serialised ? overlap(setUpIn, in) + overlap(setUpOut, out)
                             : std::max({setUpIn + setUpOut, in, out});
       }
   // One slot per buffer: a step's load, compute and store cannot overlap,

@@ -291,37 +291,41 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   int64_t rounds = (tiles + cores - 1) / cores;
   double active = double(std::min(tiles, cores));
   const arch::Node &globalNode = model.node(global);
-  auto transfer = [&](ArrayRef<const arch::Link *> links, double bytes, double copies) {
+  // `cores` at once: the first step's rows, which every core of a round
+  // fetches together; later steps drift apart and the roofline floors them.
+  auto transfer = [&](ArrayRef<const arch::Link *> links, double bytes, double copies,
+                      double cores) {
     double rate = globalNode.memory.bandwidth
-                      ? double(globalNode.memory.bandwidth->bytesPerCycle) / active
+                      ? double(globalNode.memory.bandwidth->bytesPerCycle) / cores
                       : 0.0;
     double lat = 0;
     for (const arch::Link *link : links) {
       lat += link->latency.count();
       double share = double(link->bandwidth.bytesPerCycle) /
-                     (link->scope == arch::kDeviceGroup ? active : 1.0);
+                     (link->scope == arch::kDeviceGroup ? cores : 1.0);
       if (share > 0)
         rate = rate > 0 ? std::min(rate, share) : share;
     }
     return std::max(copies * issue, rate > 0 ? bytes / rate : 0.0) + lat;
   };
   double rows = 2 + double(op.getEpilogueOperands() ? op.getEpilogueOperands()->size() : 0);
-  double load = transfer(inLinks, (tm * tk + tk * tn) * es, rows);
-  double store = transfer(outLinks, tm * tn * eo, 1);
+  double first = transfer(inLinks, (tm * tk + tk * tn) * es, rows, active);
+  double load = transfer(inLinks, (tm * tk + tk * tn) * es, rows, 1);
+  double store = transfer(outLinks, tm * tn * eo, 1, active);
   int64_t buffers = intOf(op, "buffers", 1);
 
   double perTile = 0;
   for (int64_t s = 0; s < ksteps; ++s) {
     double stepCycles = relayout + productsOf(s == 0, s + 1 == ksteps);
     if (buffers < 2)
-      stepCycles += load;
+      stepCycles += s == 0 ? first : load;
     perTile += stepCycles;
   }
   perTile = perTile * panels + epilogue * panels;
   if (buffers < 2)
     perTile += (panels - 1) * store;
   p.steps = rounds * panels * ksteps;
-  p.fill = (buffers < 2 ? 0 : load) + store;
+  p.fill = (buffers < 2 ? 0 : first) + store;
   p.steady = std::max(rounds * perTile, p.bound);
   if (p.steady > p.bound)
     p.limiting = "contraction phases";
