@@ -147,8 +147,8 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   }
   int64_t panels = (m / tm) * (n / tn), ksteps = k / tk;
   // The sub-core instances of `split` share each panel by block rows: each
-  // relays its own rows of A and its own copy of B's blocks, multiplies
-  // and stores its own rows, at the same time as the others.
+  // relays its own rows of A and a share of B's blocks, multiplies and
+  // stores its own rows, at the same time as the others.
   int64_t split = std::max<int64_t>(1, intOf(op, "split", 1));
   int64_t rowsPerInstance = std::max<int64_t>(bm, tm / split);
   const arch::ComputeInfo &vinfo = model.node(*vec).compute, &minfo = model.node(*mxu).compute;
@@ -183,8 +183,13 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   double accBlock = ea * bm * bn;
 
   // The relayout of one step.
-  double aBlocks = double(rowsPerInstance / bm) * double(tk / bk), bBlocks = double(tk / bk) * double(tn / bn);
-  double ldRelayout = ceilDiv((rowsPerInstance * tk + tk * tn) * es, msg) * push(*vec, msg);
+  // B's blocks are relayed once per core, a share of its K blocks by each
+  // instance of the split, into the one copy all of them read.
+  double bShare = double(split);
+  double aBlocks = double(rowsPerInstance / bm) * double(tk / bk),
+         bBlocks = double(tk / bk) * double(tn / bn) / bShare;
+  double ldRelayout =
+      ceilDiv((rowsPerInstance * tk + tk * tn / bShare) * es, msg) * push(*vec, msg);
   double cut = aBlocks * ((bm * issues(vinfo, inType, bk) + (bm - 1) * issues(vinfo, inType, bm * bk)) * copy +
                           over(*vec, *st, es * bm * bk)) +
                bBlocks * ((bk * issues(vinfo, inType, bn) + (bk - 1) * issues(vinfo, inType, bk * bn)) * copy +
