@@ -35,6 +35,7 @@
 #include "ktflow/Gen/TransposeKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/InitAll.h"
+#include "ktflow/Interp/Npy.h"
 #include "ktflow/Run/RunKernel.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Support/Jobs.h"
@@ -48,6 +49,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -131,11 +133,14 @@ struct BenchCase {
   bool gather = false;
   /// The matmul's epilogue (matmul-bias-gelu, matmul-silu-mul).
   gen::MatmulEpilogue epilogue = gen::MatmulEpilogue::None;
+  /// With `gather`: the scatter of rows x cols into a table as large
+  /// instead (gen/GatherKernel.h), its indices a permutation.
+  bool scatter = false;
   std::string kindName() const {
     if (transpose)
       return "transpose";
     if (gather)
-      return "gather";
+      return scatter ? "scatter" : "gather";
     return matmul ? gen::matmulKindName(epilogue).str() : gen::benchKindName(kind).str();
   }
   std::string shape() const {
@@ -280,6 +285,20 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
         if (grid <= cores && !gen::gatherProblem(rows, 1024, grid))
           cases.push_back({gen::BenchKind::Add, type, rows, 1024, grid, 0, false, true});
     }
+  // Scatters of as many rows into a table (a KV-cache write), through a
+  // permutation: the rows in reverse order, so no two rows race for one.
+  for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32})
+    for (int64_t rows : {64, 256, 1024, 4096}) {
+      int64_t bytes = rows * 1024 * gen::elemSize(type).bytes.count();
+      if (bytes < minBytes || bytes > maxBytes)
+        continue;
+      for (int64_t grid : {1, 8, 32})
+        if (grid <= cores && !gen::gatherProblem(rows, 1024, grid)) {
+          BenchCase scatter{gen::BenchKind::Add, type, rows, 1024, grid, 0, false, true};
+          scatter.scatter = true;
+          cases.push_back(scatter);
+        }
+    }
   return cases;
 }
 
@@ -402,6 +421,9 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
                      : benchCase.transpose
                          ? gen::transposeKernel(benchCase.rows, benchCase.cols,
                                                 gen::elemTypeName(benchCase.type), benchCase.grid)
+                     : benchCase.gather && benchCase.scatter
+                         ? gen::scatterKernel(benchCase.rows, benchCase.cols,
+                                              gen::elemTypeName(benchCase.type), benchCase.grid)
                      : benchCase.gather
                          ? gen::gatherKernel(benchCase.rows, benchCase.cols,
                                              gen::elemTypeName(benchCase.type), benchCase.grid)
@@ -423,6 +445,30 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
   options.seed = benchSeed;
   if (!benchCase.matmul && !benchCase.transpose && !benchCase.gather)
     options.args = spec.launchArgs();
+  // A scatter's indices: a permutation (random ones would send rows of
+  // different cores to one table row, whose survivor KTIR leaves open).
+  std::optional<llvm::FileRemover> removeIndices;
+  if (benchCase.gather && benchCase.scatter) {
+    llvm::SmallString<128> path;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile("ktflow-scatter-ids", "npy", path)) {
+      row.outcome = Outcome::Error;
+      row.reason = "cannot create the scatter's index file: " + ec.message();
+      return row;
+    }
+    removeIndices.emplace(path);
+    interp::NpyArray ids{"i4", {benchCase.rows}, {}};
+    for (int64_t r = 0; r < benchCase.rows; ++r) {
+      int32_t v = int32_t(benchCase.rows - 1 - r);
+      const auto *bytes = reinterpret_cast<const uint8_t *>(&v);
+      ids.data.insert(ids.data.end(), bytes, bytes + sizeof v);
+    }
+    if (llvm::Error e = interp::writeNpy(path, ids)) {
+      row.outcome = Outcome::Error;
+      row.reason = llvm::toString(std::move(e));
+      return row;
+    }
+    options.args.push_back(("ids=" + path).str());
+  }
   std::string message;
   mlir::FailureOr<run::RunReport> report = run::runKernel(
       *module, model, interp::collectSourceNames(asmState), options, message);
@@ -461,8 +507,8 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
     return row;
   }
   if (benchCase.gather) {
-    row.v1Problem = "no V1 plan for a gather";
-    row.tuneProblem = "gathers are not tuned yet";
+    row.v1Problem = benchCase.scatter ? "no V1 plan for a scatter" : "no V1 plan for a gather";
+    row.tuneProblem = benchCase.scatter ? "scatters are not tuned yet" : "gathers are not tuned yet";
     return row;
   }
   if (benchV1 && row.outcome == Outcome::Match && !benchCase.matmul)

@@ -66,7 +66,8 @@ static cl::opt<std::string>
                        "bcast-row, bcast-col, bcast-scalar, rowsum, rowmax, colsum, rowloop, softmax, "
                        "layernorm, rmsnorm, rope, swiglu, fill, matmul, matmul-bias-gelu, "
                        "matmul-silu-mul (--shape MxNxK), transpose, "
-                       "gather (--shape NxD: N rows of D from an N x D table)"),
+                       "gather (--shape NxD: N rows of D from an N x D table), scatter (--shape "
+                       "NxD: N rows of D into an N x D table)"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"),
@@ -238,17 +239,19 @@ static int runGen() {
     if (std::optional<std::string> problem = matmulProblem(mm))
       return fail("--kernel " + genKernel + ": " + *problem);
     return writeMatmul(mm);
-  } else if (genKernel == "gather") {
-    // Example 16's form (GatherKernel.h): --shape NxD, f16 or f32.
+  } else if (genKernel == "gather" || genKernel == "scatter") {
+    // Example 16's form and its inverse (GatherKernel.h): --shape NxD, f16
+    // or f32.
     if (genDtype != "f16" && genDtype != "f32")
-      return fail("--kernel gather is f16 or f32, got --dtype " + genDtype);
+      return fail("--kernel " + genKernel + " is f16 or f32, got --dtype " + genDtype);
     auto [rowsText, colsText] = llvm::StringRef(genShape).split('x');
     int64_t n = 0, d = 0;
     if (rowsText.getAsInteger(10, n) || colsText.getAsInteger(10, d))
-      return fail("--kernel gather takes --shape NxD, got '" + genShape + "'");
+      return fail("--kernel " + genKernel + " takes --shape NxD, got '" + genShape + "'");
     if (std::optional<std::string> problem = gatherProblem(n, d, genGrid))
-      return fail("--kernel gather: " + *problem);
-    std::string text = gatherKernel(n, d, genDtype, genGrid);
+      return fail("--kernel " + genKernel + ": " + *problem);
+    std::string text = genKernel == "gather" ? gatherKernel(n, d, genDtype, genGrid)
+                                             : scatterKernel(n, d, genDtype, genGrid);
     if (genVerify) {
       mlir::DialectRegistry registry;
       ktflow::registerAllDialects(registry);

@@ -26,6 +26,11 @@ std::optional<std::string> gatherProblem(int64_t n, int64_t d, int64_t tiles);
 /// gatherProblem first).
 std::string gatherKernel(int64_t n, int64_t d, llvm::StringRef type, int64_t tiles);
 
+/// `ktflow gen --kernel scatter`: the gather turned around, table[ids[r],
+/// :] = x[r, :] (grid tile t loads rows [t * N / G, (t + 1) * N / G) of x
+/// and stores them through the indirect tile); gatherProblem's limits.
+std::string scatterKernel(int64_t n, int64_t d, llvm::StringRef type, int64_t tiles);
+
 } // namespace ktflow::gen
 
 #endif // KTFLOW_GEN_GATHERKERNEL_H
