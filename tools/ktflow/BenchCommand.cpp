@@ -252,7 +252,7 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
   // at the sizes whose grid tiles fit.
   for (gen::MatmulEpilogue epilogue :
        {gen::MatmulEpilogue::BiasGelu, gen::MatmulEpilogue::SiluMul})
-    for (int64_t size : {256, 512}) {
+    for (int64_t size : {256, 512, 1024}) {
       int64_t bytes = 2 * size * size * 2;
       if (bytes < minBytes || bytes > maxBytes)
         continue;
