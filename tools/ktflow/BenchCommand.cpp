@@ -275,30 +275,22 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
           cases.push_back({gen::BenchKind::Add, type, size, size, grid, 0, true});
     }
   // Gathers of rows of 1024 elements (embedding rows) through an i32 index
-  // vector, as many rows as the table has (the size is the table's bytes).
-  for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32})
-    for (int64_t rows : {64, 256, 1024, 4096}) {
-      int64_t bytes = rows * 1024 * gen::elemSize(type).bytes.count();
-      if (bytes < minBytes || bytes > maxBytes)
-        continue;
-      for (int64_t grid : {1, 8, 32})
-        if (grid <= cores && !gen::gatherProblem(rows, 1024, grid))
-          cases.push_back({gen::BenchKind::Add, type, rows, 1024, grid, 0, false, true});
-    }
-  // Scatters of as many rows into a table (a KV-cache write), through a
+  // vector, as many rows as the table has (the size is the table's bytes),
+  // then scatters of as many rows into a table (a KV-cache write) through a
   // permutation: the rows in reverse order, so no two rows race for one.
-  for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32})
-    for (int64_t rows : {64, 256, 1024, 4096}) {
-      int64_t bytes = rows * 1024 * gen::elemSize(type).bytes.count();
-      if (bytes < minBytes || bytes > maxBytes)
-        continue;
-      for (int64_t grid : {1, 8, 32})
-        if (grid <= cores && !gen::gatherProblem(rows, 1024, grid)) {
-          BenchCase scatter{gen::BenchKind::Add, type, rows, 1024, grid, 0, false, true};
-          scatter.scatter = true;
-          cases.push_back(scatter);
-        }
-    }
+  for (bool scatter : {false, true})
+    for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32})
+      for (int64_t rows : {64, 256, 1024, 4096}) {
+        int64_t bytes = rows * 1024 * gen::elemSize(type).bytes.count();
+        if (bytes < minBytes || bytes > maxBytes)
+          continue;
+        for (int64_t grid : {1, 8, 32})
+          if (grid <= cores && !gen::gatherProblem(rows, 1024, grid)) {
+            BenchCase indirect{gen::BenchKind::Add, type, rows, 1024, grid, 0, false, true};
+            indirect.scatter = scatter;
+            cases.push_back(indirect);
+          }
+      }
   return cases;
 }
 

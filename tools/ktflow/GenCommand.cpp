@@ -131,9 +131,8 @@ static int writeText(const std::string &path, const std::string &text) {
   return 0;
 }
 
-/// A matmul kernel's text, verified on request.
-static int writeMatmul(const MatmulSpec &mm) {
-  std::string text = matmulKernel(mm);
+/// A generated kernel's text, verified on request, written to --output.
+static int writeKernel(const std::string &text) {
   if (genVerify) {
     mlir::DialectRegistry registry;
     ktflow::registerAllDialects(registry);
@@ -143,6 +142,9 @@ static int writeMatmul(const MatmulSpec &mm) {
   }
   return writeText(genOutput, text);
 }
+
+/// A matmul kernel's text, verified on request.
+static int writeMatmul(const MatmulSpec &mm) { return writeKernel(matmulKernel(mm)); }
 
 /// `--random --count N`: seeds S..S+N-1, each verified on request.
 static int runRandomSeeds(const RandomKernelOptions &options) {
@@ -252,14 +254,7 @@ static int runGen() {
       return fail("--kernel " + genKernel + ": " + *problem);
     std::string text = genKernel == "gather" ? gatherKernel(n, d, genDtype, genGrid)
                                              : scatterKernel(n, d, genDtype, genGrid);
-    if (genVerify) {
-      mlir::DialectRegistry registry;
-      ktflow::registerAllDialects(registry);
-      mlir::MLIRContext context(registry);
-      if (!verifyKernel(context, text, genOutput == "-" ? "<generated>" : genOutput.getValue()))
-        return fail("the generated kernel does not verify");
-    }
-    return writeText(genOutput, text);
+    return writeKernel(text);
   } else if (genKernel == "transpose") {
     // Example 14's form (TransposeKernel.h): --shape MxN, f16 or f32.
     if (genDtype != "f16" && genDtype != "f32")
@@ -271,14 +266,7 @@ static int runGen() {
     if (std::optional<std::string> problem = transposeProblem(m, n, genGrid))
       return fail("--kernel transpose: " + *problem);
     std::string text = transposeKernel(m, n, genDtype, genGrid);
-    if (genVerify) {
-      mlir::DialectRegistry registry;
-      ktflow::registerAllDialects(registry);
-      mlir::MLIRContext context(registry);
-      if (!verifyKernel(context, text, genOutput == "-" ? "<generated>" : genOutput.getValue()))
-        return fail("the generated kernel does not verify");
-    }
-    return writeText(genOutput, text);
+    return writeKernel(text);
   } else {
     std::optional<BenchKind> kind = parseBenchKind(genKernel);
     if (!kind)
@@ -302,14 +290,7 @@ static int runGen() {
     return fail("internal error: generated an invalid kernel spec: " + *problem);
 
   std::string text = printKernel(spec);
-  if (genVerify) {
-    mlir::DialectRegistry registry;
-    ktflow::registerAllDialects(registry);
-    mlir::MLIRContext context(registry);
-    if (!verifyKernel(context, text, genOutput == "-" ? "<generated>" : genOutput.getValue()))
-      return fail("the generated kernel does not verify");
-  }
-  return writeText(genOutput, text);
+  return writeKernel(text);
 }
 
 static ktflow::tool::CommandRegistration genRegistration(genCmd, runGen);
