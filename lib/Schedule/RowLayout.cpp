@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/RowLayout.h"
 
+#include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
 using namespace mlir;
@@ -79,15 +80,18 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
     return false;
   int64_t rank = group.getSpace().size();
   // A row reduction (the group folds the vector dimension), or a column
-  // reduction of rows of at most kDenseColumnVectors vectors (its fold then
-  // reads each row's vectors in memory order, one accumulator each).
+  // reduction whose fold, reading each row's vectors in memory order into
+  // one accumulator each, fits the registers.
   ArrayRef<int64_t> reduced = group.getReduceDims();
   if (rank != 2 || reduced.size() != 1)
     return false;
   if (reduced.front() == rank - 2) {
     StageOp compute = computeStage(group);
     std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
-    if (!lanes || tile[rank - 1] > kDenseColumnVectors * vectorStep(group, *lanes))
+    if (!lanes)
+      return false;
+    int64_t step = vectorStep(group, *lanes);
+    if (!denseColumnFits(group, (tile[rank - 1] + step - 1) / step, model))
       return false;
   } else if (reduced.front() != rank - 1) {
     return false;
@@ -112,6 +116,24 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   if (rowStride != tile[rank - 1] || tensor.getStrides()[1] != 1)
     return false;
   return !rule->allowsAddress(toBytes(Elements(rowStride), size));
+}
+
+bool ktflow::ktsched::denseColumnFits(GroupOp group, int64_t vectors, const ArchModel &model) {
+  StageOp compute = computeStage(group);
+  std::optional<NodeId> unit = boundComputeUnit(group, model);
+  int64_t registers = unit ? model.vectorRegisterCount(*unit) : 0;
+  if (!compute || registers <= 0)
+    return vectors <= kDenseColumnVectors;
+  Block &body = compute->getRegion(0).front();
+  int64_t reductions = 0, ops = 0;
+  for (Operation &op : body.without_terminator()) {
+    ++ops;
+    if (auto vop = dyn_cast<VectorOp>(op); vop && vop.getKind() == "reduce")
+      ++reductions;
+  }
+  int64_t demand = vectors * std::max<int64_t>(1, reductions) + ops +
+                   3 * (int64_t)body.getNumArguments() + 3;
+  return demand <= registers;
 }
 
 Bytes ktflow::ktsched::denseRowsBytes(BufferOp buffer, ArrayRef<int64_t> tile,

@@ -27,8 +27,8 @@ inline constexpr llvm::StringLiteral kDenseRows = "dense";
 
 /// Whether `buffer` (filled by a DMA load from global memory, rows of
 /// `tile` that are not whole vectors) takes dense rows: its group is a row
-/// reduction (or a column reduction of rows of at most kDenseColumnVectors
-/// vectors) of a two-dimensional space, the tile's rows follow each other
+/// reduction (or a column reduction whose fold over a row's vectors fits
+/// the registers: denseColumnFits) of a two-dimensional space, the tile's rows follow each other
 /// in global memory without gaps (one contiguous run), and the tensor's
 /// row stride is not aligned to the DMA's global access rule (padded rows
 /// would need that stride). A buffer of the inner scratchpad level of two
@@ -48,8 +48,16 @@ bool hasDenseRows(mlir::Operation *buffer);
 
 /// Vectors per row up to which a column reduction's rows may be dense (one
 /// accumulator per vector of a row while its fold reads them in memory
-/// order).
+/// order) where the compute unit's registers are not known; with a bound
+/// unit, as many as its vector registers hold (denseColumnFits).
 inline constexpr int64_t kDenseColumnVectors = 4;
+
+/// Whether a column reduction's fold over dense rows of `vectors` vectors
+/// fits the compute unit's vector registers: one accumulator per vector of
+/// a row and reduction, beside (an upper bound of) the body's own: a
+/// register per argument and op, the held pair of every dense input, and
+/// the lowering's scratch and piece registers.
+bool denseColumnFits(GroupOp group, int64_t vectors, const arch::ArchModel &model);
 
 /// A column reduction whose whole rows would be dense: split and tiles
 /// must keep its rows whole (cutting columns would leave a strided copy the

@@ -1,8 +1,9 @@
-// Negative twin of col_reduce_wide_rows_45x80_f16.mlir: column sums and
-// maxima of 45x300 f16 over two grid column blocks of 150. Merged, each
-// 600-byte row is more vectors (10 on sample, 5 on spyre) than a column
-// fold holds accumulators for over dense rows (4), and padded rows need a
-// 600-byte DMA stride, which no shipped description's DMA allows.
+// Column sums and maxima of 45x300 f16 over two grid column blocks of 150.
+// Merged, each 600-byte row is 10 vectors on sample and deep, 5 on spyre:
+// a column fold over dense rows holds an accumulator per vector and
+// reduction (20 or 10), which the compute unit's 32 registers hold; padded
+// rows would need a 600-byte DMA stride, which no shipped description's
+// DMA allows.
 //
 // Grid: [2]. Arguments: base addresses (f16 elements) of %src (45x300),
 // %sums and %maxes (300 each).

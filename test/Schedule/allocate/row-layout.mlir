@@ -46,11 +46,18 @@
 // TWOCOL: ktsched.buffer {{.*}}bytes = 1216 : i64{{.*}}level = 0 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">
 // TWOCOL: ktsched.buffer {{.*}}bytes = 1216 : i64{{.*}}level = 1 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">
 //
-// Negative twins: a column reduction whose rows are more vectors than a
-// dense column fold holds accumulators for (300 f16: 5 of spyre's
-// 64-lane vectors, 10 of deep's 32-lane ones) keeps padded rows, on one
+// Rows of as many vectors as the compute unit's registers hold an
+// accumulator for per vector and reduction: 300 f16 (5 of spyre's 64-lane
+// vectors, 10 of deep's 32-lane ones; two reductions) within 32 registers.
+// 27000 bytes + 128 up to 27136, + 128 = 27264 on spyre; + 32 up to 27072,
+// + 64 = 27136 on both of deep's levels.
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wider_rows_45x300_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=DENSE -DBYTES=27264
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wider_rows_45x300_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=DENSE -DBYTES=27136
+//
+// Negative twins: rows of more vectors than that (1000 f16: 16 of spyre's
+// vectors, 32 of deep's, two accumulators each) keep padded rows, on one
 // level and on two.
-// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wider_rows_45x300_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=NODENSE
-// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_wider_rows_45x300_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=NODENSE
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_widest_rows_45x1000_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=NODENSE
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_widest_rows_45x1000_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=NODENSE
 // NODENSE: ktsched.buffer
 // NODENSE-NOT: row_layout
