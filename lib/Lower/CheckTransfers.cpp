@@ -274,7 +274,8 @@ LogicalResult GroupLowering::checkPartialVector(const Tile &tile) {
   }
   const arch::AccessRule *rule = globalDmaRule();
   for (auto [i, t] : llvm::enumerate(stores)) {
-    if (!spansVector(t))
+    // Dense stores leave as one packed run (DenseStores.cpp, copyTile).
+    if (!spansVector(t) || t.denseRows)
       continue;
     if (failed(slotHolds(twoLevel ? innerStores[i] : t, whole)))
       return failure();

@@ -199,6 +199,16 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
     if (std::optional<Bytes> covering = coveringLoadRun(t, run);
         covering && *covering <= Bytes(pitch[t.dims.size() - 2]))
       run = *covering;
+  // Dense stores: the packed rows follow each other in global memory (the
+  // schedule's condition), one run of their valid bytes from the tile's
+  // first, widened into the symbol's padding where the data ends there.
+  if (!isLoad && t.denseRows) {
+    int64_t elements = 1;
+    for (int64_t e : extent)
+      elements *= e;
+    run = toBytes(Elements(elements), t.esize);
+    dims.clear();
+  }
   if (!isLoad && dims.empty())
     if (std::optional<Bytes> widened = widenedResultRun(t, tile, run))
       run = *widened;

@@ -22,9 +22,12 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   // for classes of cores (coreClasses()) when some grid tiles are masked,
   // and only the cores lowered together must agree on where data ends.
   for (const std::vector<Tile> &list : tiles)
-    for (const Tile &tile : list)
+    for (const Tile &tile : list) {
+      if (hasDenseStores() && failed(checkDenseStores(tile)))
+        return failure();
       if (hasPartialVector(tile) && failed(checkPartialVector(tile)))
         return failure();
+    }
   if (twoLevel)
     return emitTwoLevel();
   if (failed(markHoistedLoads()))
@@ -264,6 +267,15 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
     for (auto [i, t] : llvm::enumerate(loads))
       if (t.denseRows)
         denseHeld[i] = {vec.newReg(), vec.newReg()};
+    // Dense stores (DenseStores.cpp): each store's pending lanes, and the
+    // packed vector being sent.
+    SmallVector<ktunit::Reg> densePending;
+    ktunit::Reg densePacked = 0;
+    if (hasDenseStores()) {
+      for (size_t i = 0; i < stores.size(); ++i)
+        densePending.push_back(vec.newReg());
+      densePacked = vec.newReg();
+    }
     InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size()), stTable(coreIds.size());
 
     auto emitTileBody = [&](int64_t k) -> LogicalResult {
@@ -343,7 +355,13 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
             rows);
         return success();
       };
-      if (phased) {
+      if (hasDenseStores()) {
+        pushDenseSteps(ld, dense ? &*dense : nullptr, tile, j, k,
+                       [&](const Transfer &t, const SpacePosition &pos) {
+                         bool broadcast;
+                         push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
+                       });
+      } else if (phased) {
         // Every phase drains the resident slot again (one acquire).
         phased->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos, ArrayRef<bool> args) {
           for (auto [i, in] : llvm::enumerate(computeInputs))
@@ -454,7 +472,29 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                   lanes.front(), column);
         }
       };
-      if (phased) {
+      if (hasDenseStores()) {
+        // Each step's results packed after the rows before them.
+        if (dense)
+          primeDenseRows(vec, *dense, denseHeld);
+        LogicalResult emitted = success();
+        walkDenseSteps(vec, tile, denseStorePeriod(tile),
+                       [&](const SpacePosition &pos, int64_t phase, int64_t lanes) {
+                         if (dense)
+                           readDenseRows(vec, *dense, pos, reg, denseHeld, receiveInput);
+                         else
+                           receiveInputs();
+                         if (failed(emitBody(vec, reg, [&](unsigned i, ktunit::Reg r) {
+                               scatterPieces(vec, r, stores[i], [&](ktunit::Reg piece, int64_t) {
+                                 packDenseStep(vec, tile, piece, densePending[i], densePacked,
+                                               phase, lanes);
+                               });
+                             })))
+                           emitted = failure();
+                       });
+        if (failed(emitted))
+          return failure();
+        flushDenseStores(vec, tile, densePending, densePacked);
+      } else if (phased) {
         auto read = [&](const SpacePosition &, ArrayRef<bool> args) -> LogicalResult {
           for (auto [i, arg] : llvm::enumerate(body.getArguments()))
             if (!computeInputs[i].splat && args[i])
@@ -532,6 +572,11 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       // Store unit: wait for free output slots, take the vectors, tell the
       // DMA the tile is complete.
       st.acquire(outputs[j], Side::producer);
+      if (hasDenseStores()) {
+        popDenseStores(st, tile, j, k);
+        st.release(outputs[j], Side::producer);
+        return success();
+      }
       if (phased) {
         phased->emitOutputOrder(st, tile.extent, [&](const SpacePosition &pos) {
           for (const Transfer &t : stores) {

@@ -369,6 +369,52 @@ private:
   bool hasDenseLoads() const {
     return llvm::any_of(loads, [](const Transfer &t) { return t.denseRows; });
   }
+  // Dense stores (DenseStores.cpp): an element-wise group's result rows
+  // packed one after another into whole vectors of the store slot.
+  bool hasDenseStores() const {
+    return llvm::any_of(stores, [](const Transfer &t) { return t.denseRows; });
+  }
+  /// Diagnoses a group with dense stores the packing does not lower.
+  LogicalResult checkDenseStores(const Tile &tile);
+  /// Whole vectors the packed rows of `tile` fill (the last one partly).
+  int64_t denseStoreVectors(const Tile &tile) const;
+  /// Visits a tile's vector steps in the packing's order: periods of
+  /// `period` rows (a loop over periods, each row emitted on its own), each
+  /// row's first vector, a loop over its middle ones and its last one on
+  /// its own; `visit(pos, phase, lanes)` gets the row's place in its period
+  /// and the valid lanes of the step.
+  void walkDenseSteps(ktunit::ProgramBuilder &b, const Tile &tile, int64_t period,
+                      llvm::function_ref<void(const SpacePosition &, int64_t, int64_t)> visit);
+  /// The rows after which the packing's shifts repeat (those of dense
+  /// loads too: one element size).
+  int64_t denseStorePeriod(const Tile &tile) const;
+  /// Compute unit: result `r` of a step with `lanes` valid lanes, `phase`
+  /// rows into its period, packed after what `pending` holds (its top
+  /// lanes); every vector that fills is sent through `out`.
+  void packDenseStep(ktunit::ProgramBuilder &vec, const Tile &tile, ktunit::Reg r,
+                     ktunit::Reg pending, ktunit::Reg out, int64_t phase, int64_t lanes);
+  /// Compute unit, after a tile: the last, partly filled vector of each
+  /// store.
+  void flushDenseStores(ktunit::ProgramBuilder &vec, const Tile &tile,
+                        llvm::ArrayRef<ktunit::Reg> pending, ktunit::Reg out);
+  /// Load unit: the tile's inputs in the packing's step order (dense loads'
+  /// aligned vectors as the compute unit takes them, the others by
+  /// `pushOther`).
+  void pushDenseSteps(ktunit::ProgramBuilder &ld, const DenseRowTile *dense, const Tile &tile,
+                      int64_t j, int64_t k,
+                      llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther);
+  /// Store unit: the packed vectors of every store, in turn, into
+  /// consecutive vectors of its slot.
+  void popDenseStores(ktunit::ProgramBuilder &st, const Tile &tile, int64_t j, int64_t k);
+  /// The aligned vectors a dense load's read at `pos` takes (the load
+  /// unit's side of readDenseRows).
+  void pushDenseStep(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
+                     const SpacePosition &pos,
+                     llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
+                     bool heldColumns);
+  /// The aligned vectors pushed before a tile's first read.
+  void primeDenseLoads(ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j,
+                       int64_t k);
   /// Bytes from the aligned start a dense load of `tile` is read from to
   /// its first wanted byte (the same on every core: denseRowTile checks).
   Bytes denseLead(const Transfer &t, const Tile &tile);

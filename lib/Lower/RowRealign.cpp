@@ -70,7 +70,10 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   // column fold).
   bool columnFold = reduction && !reduction->isRowReduction() &&
                     reduction->reducedDim() == (int64_t)space.size() - 2;
-  if (!reduction || (!reduction->isRowReduction() && !columnFold))
+  // Or beside dense stores: the element-wise steps in their packing's
+  // order (DenseStores.cpp).
+  bool elementwise = !reduction && !phased && hasDenseStores();
+  if (!elementwise && (!reduction || (!reduction->isRowReduction() && !columnFold)))
     return notLowered(*first, "outside a row or column reduction");
   if (columnFold && llvm::any_of(loads, [&](const Transfer &t) { return isColumnLoad(t); }))
     return notLowered(*first, "beside a column operand in a column reduction");
@@ -200,27 +203,62 @@ bool GroupLowering::denseAdvances(const DenseRowTile &dense, const SpacePosition
   return into < dense.rowBytes - dense.vectorBytes * (dense.vectorsPerRow - 1);
 }
 
-LogicalResult GroupLowering::pushDenseRows(
-    ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
-    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
-    const ReductionNest::HeldRows *held) {
+void GroupLowering::primeDenseLoads(ktunit::ProgramBuilder &ld, const DenseRowTile &dense,
+                                    int64_t j, int64_t k) {
   auto compute = dc::ProgramBuilder::node(computeUnit);
-  int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
-  Bytes vector = dense.vectorBytes;
-  auto slotOf = [&](const Transfer &t) {
-    dc::Address address = slotAddress(t, j, k);
-    address.offset = address.offset + dense.pushBase;
-    return address;
-  };
   // Up front: the first aligned vector, and the second where the first
   // row's first read takes none.
   for (const ComputeInput &in : computeInputs)
     if (!in.splat && loads[in.loadIndex].denseRows)
       for (int64_t v = 0; v < (dense.primeBoth ? 2 : 1); ++v) {
-        dc::Address address = slotOf(loads[in.loadIndex]);
-        address.offset = address.offset + vector * v;
-        ld.push(compute, address, vector);
+        dc::Address address = slotAddress(loads[in.loadIndex], j, k);
+        address.offset = address.offset + dense.pushBase + dense.vectorBytes * v;
+        ld.push(compute, address, dense.vectorBytes);
       }
+}
+
+void GroupLowering::pushDenseStep(
+    ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
+    const SpacePosition &pos,
+    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
+    bool heldColumns) {
+  auto compute = dc::ProgramBuilder::node(computeUnit);
+  int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
+  Bytes vector = dense.vectorBytes;
+  bool advance = denseAdvances(dense, pos);
+  // The vector after the one the read starts in: its bytes from the
+  // position's constant part, the loop terms whole vectors and periods.
+  Bytes start = dense.lead + dense.rowBytes * pos.constant[rowDim] +
+                toBytes(Elements(pos.constant[last]), dense.elementSize);
+  for (const ComputeInput &in : computeInputs) {
+    if (in.splat)
+      continue;
+    const Transfer &t = loads[in.loadIndex];
+    if (!t.denseRows) {
+      // Column operands are pushed per block of rows (`held`).
+      if (!heldColumns || !isColumnLoad(t))
+        pushOther(t, pos);
+      continue;
+    }
+    // A step's first piece takes a vector when `advance`, every further
+    // piece (a vector's bytes on) the next one.
+    for (int64_t piece = advance ? 0 : 1; piece < denseReads(dense, pos); ++piece) {
+      dc::Address address = slotAddress(t, j, k);
+      address.offset = address.offset + dense.pushBase + vector * (start / vector + 1 + piece);
+      for (auto [depth, rows] : pos.terms[rowDim])
+        address.terms.push_back({depth, dense.rowBytes * rows, 0});
+      for (auto [depth, elements] : pos.terms[last])
+        address.terms.push_back({depth, toBytes(Elements(elements), dense.elementSize), 0});
+      ld.push(compute, address, vector);
+    }
+  }
+}
+
+LogicalResult GroupLowering::pushDenseRows(
+    ktunit::ProgramBuilder &ld, const DenseRowTile &dense, int64_t j, int64_t k,
+    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
+    const ReductionNest::HeldRows *held) {
+  primeDenseLoads(ld, dense, j, k);
   reduction->setRowPeriod(dense.period);
   reduction->setLastVectorApart(dense.lastStepPieces < dense.piecesPerStep);
   reduction->setDenseColumns(true);
@@ -229,35 +267,12 @@ LogicalResult GroupLowering::pushDenseRows(
     reduction->setLastVectorApart(false);
     reduction->setDenseColumns(false);
   });
-  return reduction->emitInputOrder(ld, {dense.rows, space.back()}, [&](const SpacePosition &pos) {
-    bool advance = denseAdvances(dense, pos);
-    // The vector after the one the read starts in: its bytes from the
-    // position's constant part, the loop terms whole vectors and periods.
-    Bytes start = dense.lead + dense.rowBytes * pos.constant[rowDim] +
-                  toBytes(Elements(pos.constant[last]), dense.elementSize);
-    for (const ComputeInput &in : computeInputs) {
-      if (in.splat)
-        continue;
-      const Transfer &t = loads[in.loadIndex];
-      if (!t.denseRows) {
-        // Column operands are pushed per block of rows (`held`).
-        if (!held || !isColumnLoad(t))
-          pushOther(t, pos);
-        continue;
-      }
-      // A step's first piece takes a vector when `advance`, every further
-      // piece (a vector's bytes on) the next one.
-      for (int64_t piece = advance ? 0 : 1; piece < denseReads(dense, pos); ++piece) {
-        dc::Address address = slotOf(t);
-        address.offset = address.offset + vector * (start / vector + 1 + piece);
-        for (auto [depth, rows] : pos.terms[rowDim])
-          address.terms.push_back({depth, dense.rowBytes * rows, 0});
-        for (auto [depth, elements] : pos.terms[last])
-          address.terms.push_back({depth, toBytes(Elements(elements), dense.elementSize), 0});
-        ld.push(compute, address, vector);
-      }
-    }
-  }, held);
+  return reduction->emitInputOrder(
+      ld, {dense.rows, space.back()},
+      [&](const SpacePosition &pos) {
+        pushDenseStep(ld, dense, j, k, pos, pushOther, held != nullptr);
+      },
+      held);
 }
 
 void GroupLowering::primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,

@@ -9,7 +9,10 @@
 // memory: the tile spans whole rows of the tensor. Only loads of row
 // reductions, and of column reductions whose rows are a few vectors each,
 // are decided dense (the lowering realigns their rows in the compute unit;
-// stores keep padded rows and their diagnostics). On two scratchpad levels
+// their result buffers keep their layout), and the loads and stores of
+// element-wise groups on one scratchpad level without phases or column
+// operands (the compute unit realigns the loads and packs each result row
+// after the one before into whole vectors of the store slot). On two levels
 // the inner buffer is a byte-for-byte copy of the outer one (the tile DMA
 // copies whole slots), so both take the outer buffer's layout and the
 // inner slot keeps its DMA unit lead.
@@ -58,6 +61,41 @@ const AccessRule *fillingDmaRule(BufferOp buffer, const ArchModel &model) {
   return model.node(*unit).accessTo(globals.front());
 }
 
+/// The global-memory access rule of the DMA that drains `buffer` (a store
+/// buffer of one scratchpad level).
+const AccessRule *drainingDmaRule(BufferOp buffer, const ArchModel &model) {
+  for (Operation *user : buffer->getUsers()) {
+    auto stage = dyn_cast<StageOp>(user);
+    if (!stage || stage.getRole() != "dma_store")
+      continue;
+    auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(stage, "unit"));
+    std::optional<NodeId> unit = unitName ? model.lookupNode(unitName) : std::nullopt;
+    auto globals = model.memoriesBacking(KtirSpace::Global);
+    if (!unit || globals.empty())
+      return nullptr;
+    return model.node(*unit).accessTo(globals.front());
+  }
+  return nullptr;
+}
+
+/// Whether an element-wise group's rows may be dense: one scratchpad
+/// level, no phases, and no column operand (one value per row, held a
+/// vector of rows at a time: not realigned beside dense rows yet).
+bool elementwiseMayBeDense(GroupOp group) {
+  if (group->hasAttr("phases"))
+    return false;
+  int64_t rank = group.getSpace().size();
+  for (BufferOp buffer : groupBuffers(group)) {
+    if (auto level = buffer->getAttrOfType<IntegerAttr>("level"); level && level.getInt() > 0)
+      return false;
+    auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
+    if (dims && !dims.empty() &&
+        llvm::all_of(dims.asArrayRef(), [&](int64_t d) { return d == rank - 2; }))
+      return false;
+  }
+  return true;
+}
+
 /// The tensor `buffer` holds a tile of.
 TensorOp tensorOf(BufferOp buffer) {
   auto kernel = buffer->getParentOfType<KernelOp>();
@@ -83,9 +121,14 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   // reduction whose fold, reading each row's vectors in memory order into
   // one accumulator each, fits the registers.
   ArrayRef<int64_t> reduced = group.getReduceDims();
-  if (rank != 2 || reduced.size() != 1)
+  if (rank != 2 || reduced.size() > 1)
     return false;
-  if (reduced.front() == rank - 2) {
+  if (reduced.empty()) {
+    // An element-wise group: its loads realigned, its stores packed in
+    // the compute unit (lib/Lower/DenseStores.cpp).
+    if (!elementwiseMayBeDense(group))
+      return false;
+  } else if (reduced.front() == rank - 2) {
     StageOp compute = computeStage(group);
     std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
     if (!lanes)
@@ -103,7 +146,11 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
   if (!dims || dims.size() != 2 || dims[0] != rank - 2 || dims[1] != rank - 1)
     return false;
+  // A reduction's result buffers keep their layout; an element-wise
+  // group's stores are dense like its loads.
   const AccessRule *rule = fillingDmaRule(buffer, model);
+  if (!rule && reduced.empty())
+    rule = drainingDmaRule(buffer, model);
   TensorOp tensor = tensorOf(buffer);
   if (!rule || !tensor || tensor.getStrides().size() != 2)
     return false;
@@ -152,6 +199,23 @@ Bytes ktflow::ktsched::denseRowsBytes(BufferOp buffer, ArrayRef<int64_t> tile,
   Bytes vector = toBytes(Elements(lanes ? vectorStep(group, *lanes) : 1), size);
   return (toBytes(Elements(elements), size) + lead).alignTo(vector).alignTo(granule) +
          vector.alignTo(granule);
+}
+
+int64_t ktflow::ktsched::packedRowUnit(GroupOp group, const ArchModel &model) {
+  ArrayRef<int64_t> space = group.getSpace();
+  if (space.size() != 2 || !group.getReduceDims().empty())
+    return 1;
+  int64_t unit = 1;
+  for (BufferOp buffer : groupBuffers(group)) {
+    if (!drainingDmaRule(buffer, model) || !needsDenseRows(buffer, space, model))
+      continue;
+    const AccessRule *rule = drainingDmaRule(buffer, model);
+    Bytes align = std::max({Bytes(1), rule->alignment, rule->sizeMultiple});
+    auto type = buffer->getAttrOfType<TypeAttr>("element_type");
+    Bytes row = toBytes(Elements(space.back()), elementSize(type ? type.getValue() : Type()));
+    unit = std::lcm(unit, align.count() / std::gcd(row.count(), align.count()));
+  }
+  return unit;
 }
 
 bool ktflow::ktsched::keepsWholeRows(GroupOp group, const ArchModel &model) {

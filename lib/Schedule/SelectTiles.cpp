@@ -26,6 +26,7 @@
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/RowLayout.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
 #include <cmath>
@@ -156,6 +157,13 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
       resultDim = rank - 2;
       resultGranule = std::lcm(resultGranule, unit);
     }
+
+  // Packed rows (dense stores): every tile starts on a granule.
+  if (int64_t unit = packedRowUnit(group, model);
+      unit > 1 && (resultDim < 0 || resultDim == rank - 2)) {
+    resultDim = rank - 2;
+    resultGranule = std::lcm(resultGranule, unit);
+  }
 
   auto fits = [&](ArrayRef<int64_t> candidate) -> FailureOr<bool> {
     auto uses = memoryUse(group, candidate, model);

@@ -16,7 +16,8 @@
 // with a single unit of results is not split (a group of phases keeps its
 // reductions' results and stores whole rows: no granule unit). A column
 // reduction whose rows are dense (RowLayout.h) is not split along its
-// columns. The decision is `split` on the outer pipeline: {dim, instances,
+// columns; an element-wise group whose stores pack their rows splits
+// whole rows in units that start on a granule (packedRowUnit). The decision is `split` on the outer pipeline: {dim, instances,
 // shares}.
 //
 //===----------------------------------------------------------------------===//
@@ -96,6 +97,12 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
         // share of its columns would be a strided copy the DMA forbids.
         if (keepsWholeRows(group, *model))
           unitSizes[rank - 1] = space[rank - 1];
+        // An element-wise group whose stores pack their rows (dense
+        // stores) splits whole rows, each share starting on a granule.
+        if (int64_t unit = packedRowUnit(group, *model); unit > 1) {
+          unitSizes[rank - 2] = std::lcm(unitSizes[rank - 2], unit);
+          unitSizes[rank - 1] = space[rank - 1];
+        }
         auto unitsAlong = [&](int64_t d) {
           return (space[d] + unitSizes[d] - 1) / unitSizes[d];
         };

@@ -43,6 +43,12 @@ bool needsDenseRows(BufferOp buffer, llvm::ArrayRef<int64_t> tile, const arch::A
 Bytes denseRowsBytes(BufferOp buffer, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model,
                      Bytes granule);
 
+/// Rows per whole granule of global memory's transfers in an element-wise
+/// group whose stores pack their rows (dense stores: each share and tile
+/// of them starts on a granule), 1 for any other group. Such a group also
+/// keeps its rows whole (a share of its columns would be a strided copy).
+int64_t packedRowUnit(GroupOp group, const arch::ArchModel &model);
+
 /// Whether a buffer carries the dense decision.
 bool hasDenseRows(mlir::Operation *buffer);
 

@@ -3,8 +3,8 @@
 // The rows are re-divided into blocks of whole rows (ktsched-align-blocks)
 // like column_blocks_96x11.mlir, but a row operand keeps the group from
 // being flattened, and rows of 44 bytes at a 44-byte stride cannot be
-// padded to whole vectors by the DMA (not lowered yet: dense rows of
-// element-wise groups need their stores packed).
+// padded to whole vectors by the DMA: the rows are dense, the results
+// packed in the compute unit (lowered on one scratchpad level).
 //
 // Grid: [2]; tile t owns columns [6t, 6t + 6). Arguments: base addresses
 // (f32 elements) of %x (96x11 input), %b (11 elements) and %z (96x11

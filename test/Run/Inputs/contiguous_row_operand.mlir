@@ -1,8 +1,9 @@
 // Negative twin of contiguous_100x11.mlir: the scale is a row of 11 values
 // broadcast over the rows (y = x * s[c]). Its vector at a position of the
 // flat run depends on the column, so the group keeps its rows, and every
-// 11-element row of a tile would end in a partial vector running into the
-// next row: not lowered.
+// 11-element row of a tile ends in a partial vector running into the next
+// row: the rows are dense, realigned on load and packed on store
+// (test/Run/dense-stores.test; not lowered on deep's two levels).
 //
 // Grid: [1]. Arguments: base addresses (f16 elements) of %x (100x11), %s
 // (11 elements) and %y, %z (100x11 outputs).

@@ -61,3 +61,20 @@
 // RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_widest_rows_45x1000_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=NODENSE
 // NODENSE: ktsched.buffer
 // NODENSE-NOT: row_layout
+//
+// An element-wise group over rows no DMA can pad (100 rows of 11 f16, 22
+// bytes apart) beside a row operand (not flattened): its full-tile load
+// and both stores take dense rows (the compute unit realigns the load and
+// packs the results, lib/Lower/DenseStores.cpp). A share of 64 rows: the
+// load's 1408 bytes + 64 (lead) + 64 (a vector ahead) = 1536 on sample,
+// each store's 1408 + 64 = 1472.
+// RUN: ktflow-opt %S/../../Run/Inputs/contiguous_row_operand.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_alloc | FileCheck %s --check-prefix=ELEMENTWISE
+// ELEMENTWISE: ktsched.buffer {{.*}}bytes = 1536 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg0}
+// ELEMENTWISE: ktsched.buffer {{.*}}bytes = 1472 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg2}
+// ELEMENTWISE: ktsched.buffer {{.*}}bytes = 1472 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg3}
+//
+// Negative twins: the same rows beside a column operand (held a vector of
+// rows at a time, which the packing does not do), and on deep's two
+// levels, keep padded rows.
+// RUN: ktflow-opt %S/../../Run/Inputs/contiguous_column_operand.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_alloc | FileCheck %s --check-prefix=PAD
+// RUN: ktflow-opt %S/../../Run/Inputs/contiguous_row_operand.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=PAD
