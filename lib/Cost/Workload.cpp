@@ -68,7 +68,8 @@ struct TransferShape {
   /// Its buffer holds dense rows, which the compute unit realigns.
   bool denseRows = false;
   /// Times each tile is read from that buffer: once, or in a group of
-  /// phases once per phase that reads it (the slot stays resident).
+  /// phases once per phase that reads it (the slot stays resident; a
+  /// streamed group reads it from global memory as often).
   int64_t reads = 1;
 
   /// Elements this transfer moves per grid tile and loop iteration over the
@@ -103,6 +104,9 @@ struct GroupShape {
   SmallVector<TileClass> classes;
   /// The reduced dimension (-1: none) and the elements of one vector step.
   int64_t reduceDim = -1, vectorStep = 0;
+  /// A streamed group of phases (`residency = streamed`): each phase that
+  /// reads a load reads it again from global memory.
+  bool streamed = false;
 };
 
 /// Grid tiles charged together: how many, their valid extent, their trips.
@@ -360,6 +364,7 @@ FailureOr<GroupShape> WorkloadBuilder::readGroup(ks::GroupOp group) {
   if (failed(readLoop(shape)) || failed(readClasses(shape, outer)))
     return failure();
   countPhaseReads(shape);
+  shape.streamed = ks::streamColumns(group).has_value();
   return shape;
 }
 
@@ -437,7 +442,8 @@ void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
       workload.addCompute(computeNode, "copy", ks::GroupOp(shape.group).getElementType(),
                           2 * elementsPerGridTile * set.tiles);
     }
-    chargeRoute(globalNodes.front(), *memNode, bytes);
+    // A streamed row crosses from global memory once per phase reading it.
+    chargeRoute(globalNodes.front(), *memNode, shape.streamed ? bytes * t.reads : bytes);
     // Each buffer's elements in its own type (an f32 input of an f16
     // output moves twice the bytes per element).
     chargeRoute(*memNode, computeNode,

@@ -260,6 +260,7 @@ LogicalResult GroupLowering::collect() {
     if (failed(nest))
       return failure();
     phased = std::move(*nest);
+    streamColumns = ks::streamColumns(group);
   } else if (reduceDim >= 0) {
     auto nest = ReductionNest::analyze(computeStage, space, reduceDim, vectorWidth, elemType);
     if (failed(nest))

@@ -261,6 +261,8 @@ private:
                                      Operation *inner);
   LogicalResult collectTwoLevelUnits();
   LogicalResult emitTwoLevel();
+  /// A streamed group of phases on one scratchpad level (StreamedPhases.cpp).
+  LogicalResult emitStreamed();
   /// Emits the compute body for one vector step (inputs already in their
   /// registers); `sink(i, reg)` takes result i.
   /// `fixed` names result registers chosen by the caller (a reduction's
@@ -621,6 +623,9 @@ private:
   /// A group of phases (`phases`): lowered as an element-wise group whose
   /// rows are visited once per phase.
   std::optional<PhaseNest> phased;
+  /// A streamed group of phases (`residency = streamed`): the columns of a
+  /// row one slot holds; every phase reads the row again in such parts.
+  std::optional<int64_t> streamColumns;
   /// The group's scf.for: first induction value per grid tile, step, trips.
   SmallVector<int64_t> loopLower, loopTripsOf;
   int64_t loopStep = 1, loopTrips = 1;

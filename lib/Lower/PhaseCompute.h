@@ -78,6 +78,17 @@ public:
   /// Visits the input vectors (with the arguments each phase reads) in the
   /// order emitCompute consumes them.
   void emitInputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent, VisitFn visit);
+  /// The arguments each phase reads that reads any, in phase order (the
+  /// passes over a row that emitInputOrder visits).
+  llvm::SmallVector<llvm::ArrayRef<bool>, 3> inputPhases() const {
+    llvm::SmallVector<llvm::ArrayRef<bool>, 3> passes;
+    for (const Phase &phase : split.phases)
+      if (llvm::is_contained(argsOf(phase), true))
+        passes.push_back(argsOf(phase));
+    return passes;
+  }
+  /// Whether per-phase values are carried in registers (`phase_values`).
+  bool carriesInRegisters() const { return carryInRegisters; }
   /// Visits the result vectors in the order emitCompute produces them.
   void emitOutputOrder(ktunit::ProgramBuilder &b, llvm::ArrayRef<int64_t> extent,
                        llvm::function_ref<void(const SpacePosition &)> visit);

@@ -20,7 +20,9 @@
 // phase: the buffers its load or compute stage reads get the decision
 // `phase_residency = resident` (the slot stays filled while every phase
 // drains it, so global memory is read once); it holds whenever the layout
-// fits, which this pass checks. Such a group's `phase_values` (per-phase
+// fits, which this pass checks. A streamed group (SelectTiles.cpp) gets
+// `phase_residency = streamed`: its slots hold `stream_columns` of a row,
+// filled again for every phase. Such a group's `phase_values` (per-phase
 // results of a row carried in registers, or recomputed: PhaseValues.cpp)
 // is decided here too, once its tile and so its row is known.
 //
@@ -46,7 +48,8 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
   std::optional<NodeId> unit = boundComputeUnit(group, model);
   if (!unit)
     return group.emitError("group has no compute stage bound to a unit");
-  SmallVector<int64_t> tile = groupTile(group);
+  // A streamed group's slots hold `stream_columns` of its row.
+  SmallVector<int64_t> tile = slotTile(group);
   Builder b(group.getContext());
   // Next free byte per memory.
   llvm::SmallDenseMap<NodeId, Bytes> next;
@@ -103,9 +106,20 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
         return stage && (stage.getRole() == "load" || stage.getRole() == "compute");
       });
       if (readByPhases)
-        buffer->setAttr("phase_residency", decide(b.getStringAttr("resident"), kHeuristic));
+        buffer->setAttr("phase_residency",
+                        decide(b.getStringAttr(streamColumns(group) ? kStreamed : kResident),
+                               kHeuristic));
     }
   decidePhaseValues(group, model);
+  if (streamColumns(group))
+    if (auto values = group->getAttrOfType<DecisionAttr>(kPhaseValues)) {
+      auto value = llvm::dyn_cast<StringAttr>(values.getValue());
+      if (value && value.getValue() == kPhaseValuesInRegisters)
+        return group.emitError("group @")
+               << group.getSymName()
+               << ": phase_values = registers is not lowered for a streamed row "
+                  "(residency = streamed): its vectors are not all in registers at once";
+    }
   return success();
 }
 

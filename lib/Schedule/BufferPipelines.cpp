@@ -7,7 +7,9 @@
 // chosen yet, so the budget check here is a necessary condition: the
 // smallest possible tile (one vector of the innermost dimension, one of
 // every other, reduced dimensions whole) must fit at this depth in every
-// memory; tile selection then grows the tile within the budget.
+// memory; tile selection then grows the tile within the budget. A group of
+// phases over its rows may stream a row that does not fit (SelectTiles.cpp),
+// so its smallest slot is one vector of the row.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -26,10 +28,15 @@ using namespace ktflow::arch;
 using namespace ktflow::ktsched;
 
 /// One vector along the innermost dimension, 1 along the others, reduced
-/// dimensions whole (a reduction is never split across tiles).
+/// dimensions whole (a reduction is never split across tiles), except the
+/// rows of a group of phases, which may be streamed a part at a time.
 static SmallVector<int64_t> smallestTile(GroupOp group, int64_t lanes) {
   SmallVector<int64_t> tile(group.getSpace().size(), 1);
   ArrayRef<int64_t> space = group.getSpace();
+  if (streamableGroup(group)) {
+    tile.back() = std::min(space.back(), lanes);
+    return tile;
+  }
   for (int64_t d : group.getReduceDims())
     tile[d] = space[d];
   if (!tile.empty() && !llvm::is_contained(group.getReduceDims(), (int64_t)tile.size() - 1))

@@ -11,8 +11,9 @@
 //   iteration space it maps is covered by a single tile on every instance,
 //   its origin does not move with the group's loop, it is not a column
 //   operand (those are read in per-row segments), the pipeline has one
-//   scratchpad level, and some instance has more than one tile (otherwise
-//   there is nothing to save).
+//   scratchpad level, some instance has more than one tile (otherwise
+//   there is nothing to save), and the group is not streamed (its slots
+//   take one part of a row after another).
 // * `lead` (on the outer pipeline, an integer): how many tiles the DMA's
 //   loads run ahead of its stores. A load may only be issued once its
 //   slot is free, so the lead is at most the depth of the rotating input
@@ -114,6 +115,9 @@ FailureOr<GroupShape> shapeOf(GroupOp group) {
 /// Whether the heuristic hoists the load into `buffer` (see the header).
 bool shouldHoist(BufferOp buffer, const GroupShape &shape, bool twoLevels) {
   if (twoLevels)
+    return false;
+  // A streamed row's slots hold one part of a row after another.
+  if (auto group = buffer->getParentOfType<GroupOp>(); group && streamColumns(group))
     return false;
   DictionaryAttr transfer = transferOf(buffer);
   auto dims = transfer ? transfer.getAs<DenseI64ArrayAttr>("dims") : nullptr;

@@ -21,8 +21,9 @@
 // phases; the peak of live instances, plus the registers that live for the
 // whole program, is what the row needs at once. `phase_values = registers`
 // is decided where some phase carries a value and that peak fits the
-// compute unit's vector registers; elsewhere each phase recomputes. A
-// plan's `phase_values` is kept as replayed.
+// compute unit's vector registers; elsewhere (and in a streamed group,
+// whose row is never whole at once) each phase recomputes. A plan's
+// `phase_values` is kept as replayed.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/PhaseValues.h"
@@ -313,6 +314,9 @@ void ktsched::decidePhaseValues(GroupOp group, const arch::ArchModel &model) {
   std::optional<arch::NodeId> unit = boundComputeUnit(group, model);
   std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
   if (!compute || !unit || !lanes)
+    return decideAs(kPhaseValuesRecomputed);
+  // A streamed row is never whole in registers: each phase recomputes.
+  if (streamColumns(group))
     return decideAs(kPhaseValuesRecomputed);
   FailureOr<PhaseSplit> split =
       splitPhases(compute, uniformComputeArguments(compute), /*diagnose=*/false);

@@ -89,6 +89,12 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
         g["hoist"] = std::move(hoisted);
       if (auto values = dyn_cast_or_null<StringAttr>(decisionValue(group, kPhaseValues)))
         g[kPhaseValues] = values.getValue();
+      if (group->hasAttr("phases")) {
+        std::optional<int64_t> columns = streamColumns(group);
+        g[kResidency] = columns ? kStreamed : kResident;
+        if (columns)
+          g[kStreamColumns] = *columns;
+      }
       json::Array units;
       for (StageOp stage : stagesOf(group))
         units.push_back(json::Object{
@@ -288,6 +294,39 @@ struct GroupReplay {
         return error() << kPhaseValues << " must be \"" << kPhaseValuesInRegisters << "\" or \""
                        << kPhaseValuesRecomputed << "\"";
       group->setAttr(kPhaseValues, decide(b.getStringAttr(*values), kPlan));
+    }
+    if (entry.get(kResidency) || entry.get(kStreamColumns)) {
+      // Whether each phase reads the row again from global memory, and in
+      // parts of how many columns; allocation checks that they fit.
+      std::optional<StringRef> residency = entry.getString(kResidency);
+      std::optional<int64_t> columns = entry.getInteger(kStreamColumns);
+      if (!group->hasAttr("phases"))
+        return error() << kResidency << " is a decision of groups of phases only";
+      if (!residency || (*residency != kResident && *residency != kStreamed))
+        return error() << kResidency << " must be \"" << kResident << "\" or \"" << kStreamed
+                       << "\"";
+      pipeline->removeAttr(kResidency);
+      pipeline->removeAttr(kStreamColumns);
+      if (*residency == kStreamed) {
+        SmallVector<int64_t> tile = decisionInts(pipeline, "tile");
+        int64_t depth = 1;
+        for (BufferOp buffer : groupBuffers(group))
+          depth = std::max<int64_t>(depth, decisionInt(buffer, "depth").value_or(1));
+        if (!streamableGroup(group))
+          return error() << "a streamed group reduces its rows (the last dimension) in phases";
+        if (tile.empty() || llvm::any_of(ArrayRef<int64_t>(tile).drop_back(),
+                                         [](int64_t e) { return e != 1; }))
+          return error() << "a streamed tile is one row (extent 1 but in the last dimension)";
+        if (!columns || *columns < 1 || tile.back() % *columns != 0 ||
+            (tile.back() / *columns) % depth != 0)
+          return error() << kStreamColumns << " must divide the row of " << tile.back()
+                         << " into a whole number of rotations of the " << depth
+                         << " buffer slots";
+        pipeline->setAttr(kResidency, decide(b.getStringAttr(kStreamed), kPlan));
+        pipeline->setAttr(kStreamColumns, decide(b.getI64IntegerAttr(*columns), kPlan));
+      } else if (columns) {
+        return error() << kStreamColumns << " is a decision of streamed groups only";
+      }
     }
     if (entry.get("hoist")) {
       const json::Array *names = entry.getArray("hoist");

@@ -155,6 +155,30 @@ SmallVector<int64_t> ktflow::ktsched::groupTile(GroupOp group) {
   return SmallVector<int64_t>(group.getSpace());
 }
 
+bool ktflow::ktsched::streamableGroup(GroupOp group) {
+  ArrayRef<int64_t> reduced = group.getReduceDims();
+  int64_t rank = group.getSpace().size();
+  return group->hasAttr("phases") && rank >= 2 && reduced.size() == 1 &&
+         reduced.front() == rank - 1;
+}
+
+std::optional<int64_t> ktflow::ktsched::streamColumns(GroupOp group) {
+  PipelineOp pipeline = outerPipeline(group);
+  if (!pipeline)
+    return std::nullopt;
+  auto residency = llvm::dyn_cast_or_null<StringAttr>(decisionValue(pipeline, kResidency));
+  if (!residency || residency.getValue() != kStreamed)
+    return std::nullopt;
+  return decisionInt(pipeline, kStreamColumns);
+}
+
+SmallVector<int64_t> ktflow::ktsched::slotTile(GroupOp group) {
+  SmallVector<int64_t> tile = groupTile(group);
+  if (std::optional<int64_t> columns = streamColumns(group); columns && !tile.empty())
+    tile.back() = std::min(tile.back(), *columns);
+  return tile;
+}
+
 SmallVector<int64_t> ktflow::ktsched::bufferShape(BufferOp buffer, ArrayRef<int64_t> tile) {
   SmallVector<int64_t> shape;
   auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");

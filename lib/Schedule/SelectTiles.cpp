@@ -21,6 +21,9 @@
 // decision on the outer pipeline, with
 // `loop_order` (outermost dimension first: row-major, contiguous rows for
 // the DMA) and the number of tiles per dimension (the last may be partial).
+// A group of phases whose rows do not fit one at a time is streamed: the
+// tile is one row, `residency = streamed` and `stream_columns` the largest
+// part of the row one buffer slot holds (each phase reads the row again).
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -231,6 +234,34 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   }
   if (failed(ok))
     return failure();
+  // A group of phases whose rows do not fit even one at a time streams
+  // them: the tile is one row, and every phase reads it again from global
+  // memory in passes of `stream_columns` elements, the largest that fits:
+  // whole vector steps and granules that divide the row into a whole
+  // number of the buffers' rotations (each phase starts at the first slot).
+  std::optional<int64_t> streamed;
+  if (!*ok && streamableGroup(group) && share.back() % step == 0) {
+    int64_t depth = 1;
+    for (BufferOp buffer : groupBuffers(group))
+      depth = std::max<int64_t>(depth, decisionInt(buffer, "depth").value_or(1));
+    int64_t units = share.back() / step;
+    SmallVector<int64_t> slot(rank, 1);
+    for (int64_t k = units; k >= 1 && !streamed; --k) {
+      if (units % k != 0 || (units / k) % depth != 0 || units / k < 2)
+        continue;
+      slot.back() = k * step;
+      FailureOr<bool> f = fits(slot);
+      if (failed(f))
+        return failure();
+      if (*f)
+        streamed = k * step;
+    }
+    if (streamed) {
+      tile.assign(rank, 1);
+      tile.back() = share.back();
+      ok = true;
+    }
+  }
   if (!*ok) {
     auto uses = memoryUse(group, tile, model);
     std::string detail;
@@ -276,6 +307,12 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
     order.push_back(d);
   }
   pipeline->setAttr("tile", decide(b.getDenseI64ArrayAttr(tile), kHeuristic));
+  pipeline->removeAttr(kResidency);
+  pipeline->removeAttr(kStreamColumns);
+  if (streamed) {
+    pipeline->setAttr(kResidency, decide(b.getStringAttr(kStreamed), kHeuristic));
+    pipeline->setAttr(kStreamColumns, decide(b.getI64IntegerAttr(*streamed), kHeuristic));
+  }
   pipeline->setAttr("loop_order", decide(b.getDenseI64ArrayAttr(order), kHeuristic));
   pipeline->setAttr("tile_counts", b.getDenseI64ArrayAttr(counts));
   return success();

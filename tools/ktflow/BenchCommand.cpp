@@ -208,6 +208,7 @@ struct BenchRow {
 /// Rows are 1024 elements wide; the input size sets the row count. Sizes
 /// 64 KiB..64 MiB by factors of 4, grids 1, 8, 32 where they fit the rows
 /// and the cores; f16 for every kind, f32 for a few (as bench/generate.sh).
+/// Then long rows of the fused kernels, matmuls, transposes and gathers.
 static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t cores) {
   using gen::BenchKind;
   const int64_t cols = 1024;
@@ -237,6 +238,18 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
         }
       }
     }
+  }
+  // Fused kernels over long rows (2 MiB of f16): rows of 262144 and 65536,
+  // which a row that does not fit a core's scratchpad streams
+  // (residency = streamed, docs/schedule.md).
+  for (auto [rows, rowCols] : {std::pair<int64_t, int64_t>{4, 262144}, {16, 65536}}) {
+    int64_t bytes = rows * rowCols * 2;
+    if (bytes < minBytes || bytes > maxBytes)
+      continue;
+    for (int64_t grid : {1, 8})
+      if (grid <= rows && grid <= cores)
+        for (BenchKind kind : {BenchKind::Softmax, BenchKind::LayerNorm, BenchKind::RmsNorm})
+          cases.push_back({kind, gen::ElemType::F16, rows, rowCols, grid});
   }
   // Matmuls M = N = K in {256, ..., 2048}, f16 (f32 sums); the size is
   // A's and B's bytes.

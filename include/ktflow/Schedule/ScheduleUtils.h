@@ -53,6 +53,23 @@ llvm::StringRef bufferTensorName(BufferOp buffer);
 /// group's full space when no tile is chosen yet.
 llvm::SmallVector<int64_t> groupTile(GroupOp group);
 
+/// A group of phases whose rows do not fit the scratchpad is streamed
+/// (SelectTiles.cpp): the outer pipeline's `residency = streamed` and
+/// `stream_columns` decisions say each phase reads its tile's row again
+/// from global memory, `stream_columns` elements at a time.
+inline constexpr llvm::StringLiteral kResidency = "residency";
+inline constexpr llvm::StringLiteral kStreamed = "streamed";
+inline constexpr llvm::StringLiteral kResident = "resident";
+inline constexpr llvm::StringLiteral kStreamColumns = "stream_columns";
+/// Whether a group may be streamed: a group of phases whose one reduced
+/// dimension is the last (its rows).
+bool streamableGroup(GroupOp group);
+/// The columns per pass of a streamed group, or none (resident).
+std::optional<int64_t> streamColumns(GroupOp group);
+/// The part of the tile one buffer slot holds: the tile, or for a streamed
+/// group its row cut to `stream_columns`.
+llvm::SmallVector<int64_t> slotTile(GroupOp group);
+
 /// Shape, in the iteration space, of the data buffer `buffer` holds per
 /// tile: the operand's dims take the tile's extents, broadcast operands
 /// keep their own (1 for a scalar).

@@ -1,0 +1,324 @@
+//===- StreamedPhases.cpp - a group of phases whose rows are streamed -----===//
+//
+// Strategy. A group of phases whose row does not fit the scratchpad is
+// streamed (the schedule's `residency = streamed`, SelectTiles.cpp): a tile
+// is one row, and each phase that reads the row reads it again from global
+// memory in parts of `stream_columns` elements, one buffer slot each. The
+// compute unit does not see the parts: it receives the row's vectors once
+// per phase in the order PhaseNest emits them (one row, phase by phase,
+// `phase_values = recompute`), so its accumulators carry the row's
+// statistics (max, sum, sum of squares) across the parts in registers, and
+// the per-row values of a phase broadcast into the next as in a resident
+// row. Only the units around the slots step through the parts:
+//
+// * the DMA, per row, per phase that reads it, per part: fills an input
+//   slot with the part of every load (a row of `x`, the same columns of a
+//   broadcast row such as layernorm's weight); in the final phase the part
+//   `lead` parts back is stored after each load, and the last ones after
+//   the row's last load;
+// * the load unit, per row, per such phase, per part: waits for the slot,
+//   pushes the part's vectors of the arguments that phase reads, frees it;
+// * the store unit, per row, per part of the final phase: fills an output
+//   slot with the part's result vectors.
+//
+// The schedule's parts divide the row into whole rotations of the slots,
+// so every phase starts at the first slot and a part's slot is its index
+// modulo the depth; runs of parts are counted loops over periods of the
+// rotation (only the global addresses step). Rows go one after another
+// (a tile per row: a row this long has no neighbours in a slot); the
+// sub-cores' parts are interleaved on the DMA so every core's sub-cores
+// stream together.
+//
+//===----------------------------------------------------------------------===//
+#include "GroupLowering.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::lower;
+using namespace ktflow::lower::detail;
+
+LogicalResult GroupLowering::emitStreamed() {
+  if (!phased || !streamColumns || *streamColumns < 1)
+    return computeStage->emitError("a streamed group that is not a group of phases");
+  if (phased->carriesInRegisters())
+    return computeStage->emitError("phase_values = registers is not lowered for a streamed row");
+  if (!columnLoadIndices().empty() || hasDenseLoads() || symbolic() ||
+      llvm::any_of(loads, [&](const Transfer &t) {
+        return t.overFetch || t.hoisted || lacksVectorDim(t);
+      }))
+    return computeStage->emitError(
+        "a streamed row with column operands, dense rows, over-fetched or hoisted loads or "
+        "unbound loop bounds is not lowered");
+  const int64_t last = space.size() - 1;
+  const int64_t columns = *streamColumns;
+  for (const std::vector<Tile> &list : tiles)
+    for (const Tile &tile : list)
+      if (tile.extent.back() % columns != 0 || columns % vectorWidth != 0 ||
+          llvm::any_of(ArrayRef<int64_t>(tile.extent).drop_back(),
+                       [](int64_t e) { return e != 1; }))
+        return computeStage->emitError("a streamed tile of ")
+               << tile.extent.back() << " columns is not one row of whole parts of " << columns
+               << " columns in whole vectors of " << vectorWidth;
+  SmallVector<uint32_t> loadSymbols, storeSymbols;
+  for (const Transfer &t : loads)
+    loadSymbols.push_back(symbolOf(t, false));
+  for (const Transfer &t : stores)
+    storeSymbols.push_back(symbolOf(t, true));
+  int64_t nsub = tiles.size();
+  recordUnboundLaunchValues();
+
+  // --- DMA: one program over every core, as for a resident group. -------
+  uint32_t nTransfers = loads.size() + stores.size();
+  std::vector<int64_t> dmaInstances;
+  for (int64_t c : coreIds)
+    dmaInstances.push_back(coreOf(c));
+  std::unique_ptr<ktunit::ProgramBuilder> dmaProgram =
+      makeProgram("dma", dmaUnit, dmaInstances, nTransfers + 2 * nsub);
+  ktunit::ProgramBuilder &dma = *dmaProgram;
+  for (int64_t c : coreIds) {
+    std::vector<int64_t> row;
+    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      row.push_back(*offset);
+    }
+    for (int64_t j = 0; j < nsub; ++j)
+      row.push_back(ldInstances[c][j]);
+    for (int64_t j = 0; j < nsub; ++j)
+      row.push_back(stInstances[c][j]);
+    dma.addTableRow(row);
+  }
+  auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
+  int64_t inDepth = std::numeric_limits<int64_t>::max(), outDepth = inDepth;
+  for (const Transfer &t : loads)
+    inDepth = std::min(inDepth, t.depth);
+  for (const Transfer &t : stores)
+    outDepth = std::min(outDepth, t.depth);
+  if (loads.empty() || stores.empty())
+    return computeStage->emitError("a streamed group without loads or stores");
+  int64_t period = tilePeriod();
+  FailureOr<int64_t> leadOr = leadOfLoads(inDepth);
+  if (failed(leadOr))
+    return failure();
+  int64_t lag = *leadOr;
+  SmallVector<ktunit::ChannelOp> inputs, outputs;
+  for (int64_t j = 0; j < nsub; ++j) {
+    std::string sub = std::to_string(j);
+    inputs.push_back(makeChannel(
+        "in" + sub, inDepth, "dma", "ld" + sub,
+        dc::ProgramBuilder::node(ldUnit, {dc::InstanceSelector::Kind::TableColumn,
+                                          int64_t(nTransfers + j)}),
+        nearest(dmaUnit)));
+    outputs.push_back(makeChannel(
+        "out" + sub, outDepth, "st" + sub, "dma", nearest(dmaUnit),
+        dc::ProgramBuilder::node(stUnit, {dc::InstanceSelector::Kind::TableColumn,
+                                          int64_t(nTransfers + nsub + j)})));
+  }
+  using ktunit::Side;
+  SmallVector<ArrayRef<bool>, 3> passes = phased->inputPhases();
+  if (passes.empty())
+    return computeStage->emitError("a streamed group whose phases read nothing");
+  int64_t maxTiles = 0;
+  for (auto &list : tiles)
+    maxTiles = std::max<int64_t>(maxTiles, list.size());
+  int64_t parts = tiles.front().front().extent.back() / columns;
+  if (parts % period != 0)
+    return computeStage->emitError("a streamed row of ")
+           << parts << " parts is not a whole number of rotations of " << period
+           << " buffer slots: every phase must start at the first slot";
+  // Part c of row tile `tile`.
+  auto partOf = [&](const Tile &tile, int64_t c) {
+    Tile part = tile;
+    part.origin[last] += c * columns;
+    part.extent[last] = columns;
+    return part;
+  };
+  // Every sub-core's part c of its tile s: the loads (of the arguments
+  // `args` reads), or the stores.
+  auto copyParts = [&](int64_t s, int64_t c, bool isLoad, ArrayRef<bool> args) {
+    for (int64_t j = 0; j < nsub; ++j) {
+      if (s >= (int64_t)tiles[j].size())
+        continue;
+      Tile part = partOf(tiles[j][s], c), later = partOf(tiles[j][s], c + rollingPeriod);
+      periodLater = rollingPeriod ? &later : nullptr;
+      ktunit::ChannelOp channel = isLoad ? inputs[j] : outputs[j];
+      dma.acquire(channel, isLoad ? Side::producer : Side::consumer);
+      if (isLoad) {
+        for (size_t i = 0; i < loads.size(); ++i)
+          if (llvm::any_of(llvm::enumerate(computeInputs), [&](auto in) {
+                return in.value().loadIndex == (int)i && args[in.index()];
+              }))
+            copyTile(dma, loads[i], loadSymbols[i], i, Bytes(0), part,
+                     slotAddress(loads[i], j, c), true);
+      } else {
+        for (auto [i, t] : llvm::enumerate(stores))
+          copyTile(dma, t, storeSymbols[i], loads.size() + i, Bytes(0), part,
+                   slotAddress(t, j, c), false);
+      }
+      dma.release(channel, isLoad ? Side::producer : Side::consumer);
+      periodLater = nullptr;
+    }
+  };
+  // Parts [first, parts) as counted loops over periods of the slots'
+  // rotation where there are at least two.
+  auto visitParts = [&](ArrayRef<ktunit::ProgramBuilder *> programs, int64_t first,
+                        llvm::function_ref<LogicalResult(int64_t)> emitPart) {
+    int64_t repeat = (parts - first) / period;
+    return visitTiles(programs, parts - first, TileRoll{0, period, repeat},
+                      [&](int64_t i) { return emitPart(first + i); });
+  };
+  for (int64_t s = 0; s < maxTiles; ++s) {
+    for (size_t p = 0; p < passes.size(); ++p) {
+      ArrayRef<bool> args = passes[p];
+      bool final = p + 1 == passes.size();
+      if (!final) {
+        if (failed(visitParts({&dma}, 0, [&](int64_t c) {
+              copyParts(s, c, true, args);
+              return success();
+            })))
+          return failure();
+        continue;
+      }
+      // The final phase: part c - lag leaves after part c arrives.
+      for (int64_t c = 0; c < std::min(lag, parts); ++c)
+        copyParts(s, c, true, args);
+      if (failed(visitParts({&dma}, std::min(lag, parts), [&](int64_t c) {
+            copyParts(s, c, true, args);
+            int64_t m = c - lag;
+            // Inside a rolled loop the store steps as the load does.
+            copyParts(s, m, false, args);
+            return success();
+          })))
+        return failure();
+      for (int64_t m = std::max<int64_t>(0, parts - lag); m < parts; ++m)
+        copyParts(s, m, false, args);
+    }
+  }
+  if (dmaProblem) {
+    InFlightDiagnostic diag = dmaProblem->first->emitError(dmaProblem->second)
+                              << ": unaligned transfers are not lowered";
+    if (!dmaProblemRule.empty())
+      diag.attachNote() << dmaProblemRule;
+    return diag;
+  }
+
+  // --- Load, compute and store units: one program per sub-core index. ---
+  Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+  int64_t vectorsPerPart = columns / vectorWidth;
+  Block &body = computeStage->getRegion(0).front();
+  for (int64_t j = 0; j < nsub; ++j) {
+    std::vector<int64_t> subInstances;
+    for (int64_t c : coreIds)
+      subInstances.push_back(ldInstances[c][j]);
+    std::string sub = std::to_string(j);
+    std::unique_ptr<ktunit::ProgramBuilder> ldProgram = makeProgram("ld" + sub, ldUnit, subInstances),
+                                            vecProgram =
+                                                makeProgram("vec" + sub, computeUnit, subInstances),
+                                            stProgram = makeProgram("st" + sub, stUnit, subInstances);
+    ktunit::ProgramBuilder &ld = *ldProgram, &vec = *vecProgram, &st = *stProgram;
+    llvm::DenseMap<Value, ktunit::Reg> reg;
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      reg[arg] = vec.newReg();
+      if (computeInputs[i].splat)
+        vec.vconst(reg[arg], registerType(arg.getType()).value_or(elemType),
+                   Elements(vectorWidth), *computeInputs[i].splat);
+    }
+    allocatePieceRegisters(vec);
+    if (failed(phased->allocate(vec, reg)))
+      return failure();
+    // Vector v of a part in slot c of transfer t: a loop term over the
+    // part's vectors at the loop the caller opens next.
+    auto partVector = [&](const Transfer &t, int64_t c, ktunit::ProgramBuilder &b) {
+      dc::Address address = slotAddress(t, j, c);
+      if (vectorsPerPart > 1)
+        address.terms.push_back(
+            {b.loopDepth(), toBytes(Elements(vectorWidth), t.esize), 0});
+      return address;
+    };
+    auto openPart = [&](ktunit::ProgramBuilder &b) {
+      if (vectorsPerPart > 1)
+        b.loop(vectorsPerPart);
+    };
+    auto closePart = [&](ktunit::ProgramBuilder &b) {
+      if (vectorsPerPart > 1)
+        b.end();
+    };
+    auto ldNode = model.lookupNode(ldUnit);
+    std::optional<std::pair<const Transfer *, Bytes>> unaligned;
+    for (int64_t s = 0; s < (int64_t)tiles[j].size(); ++s) {
+      // Load unit: each phase's parts, the arguments it reads.
+      for (ArrayRef<bool> args : passes)
+        if (failed(visitParts({&ld}, 0, [&](int64_t c) {
+              ld.acquire(inputs[j], Side::consumer);
+              SmallVector<dc::Address> addresses;
+              SmallVector<const Transfer *> moved;
+              for (auto [i, in] : llvm::enumerate(computeInputs))
+                if (!in.splat && args[i]) {
+                  moved.push_back(&loads[in.loadIndex]);
+                  addresses.push_back(partVector(loads[in.loadIndex], c, ld));
+                }
+              openPart(ld);
+              for (auto [t, address] : llvm::zip(moved, addresses)) {
+                if (auto memNode = model.lookupNode(t->memory); ldNode && memNode)
+                  if (const arch::AccessRule *rule = model.node(*ldNode).accessTo(*memNode))
+                    for (const dc::LoopTerm &term : address.terms)
+                      if (!rule->allowsAddress(term.stride) && !unaligned)
+                        unaligned = {t, rule->alignment};
+                for (int64_t p = 0; p < piecesOf(*t); ++p) {
+                  dc::Address piece = address;
+                  piece.offset = piece.offset + vectorBytes * p;
+                  ld.push(nearest(computeUnit), piece, vectorBytes);
+                }
+              }
+              closePart(ld);
+              ld.release(inputs[j], Side::consumer);
+              return success();
+            })))
+          return failure();
+      // Compute unit: the row phase by phase, as if it were resident.
+      auto read = [&](const SpacePosition &, ArrayRef<bool> args) -> LogicalResult {
+        for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+          if (!computeInputs[i].splat && args[i])
+            gatherPieces(vec, reg[arg], loads[computeInputs[i].loadIndex],
+                         piecesOf(loads[computeInputs[i].loadIndex]),
+                         [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t) {
+                           vec.recv(r, type, count, nearest(ldUnit));
+                         });
+        return success();
+      };
+      auto compute = [&](const llvm::DenseSet<Operation *> &only,
+                         const llvm::DenseMap<Value, ktunit::Reg> &fixed, PhaseNest::SinkFn sink) {
+        return emitBody(vec, reg, sink, &fixed, &only);
+      };
+      auto write = [&](unsigned i, ktunit::Reg r, const SpacePosition &) {
+        scatterPieces(vec, r, stores[i],
+                      [&](ktunit::Reg piece, int64_t) { vec.send(nearest(stUnit), piece); });
+      };
+      if (failed(phased->emitCompute(vec, tiles[j][s].extent, reg, read, compute, write)))
+        return failure();
+      // Store unit: the final phase's parts.
+      if (failed(visitParts({&st}, 0, [&](int64_t c) {
+            st.acquire(outputs[j], Side::producer);
+            SmallVector<dc::Address> addresses;
+            for (const Transfer &t : stores)
+              addresses.push_back(partVector(t, c, st));
+            openPart(st);
+            for (auto [t, address] : llvm::zip(stores, addresses))
+              for (int64_t p = 0; p < piecesOf(t); ++p) {
+                dc::Address piece = address;
+                piece.offset = piece.offset + vectorBytes * p;
+                st.pop(nearest(computeUnit), piece, vectorBytes);
+              }
+            closePart(st);
+            st.release(outputs[j], Side::producer);
+            return success();
+          })))
+        return failure();
+    }
+    if (unaligned)
+      return unaligned->first->tensor.emitError("a load unit push stepping ")
+             << unaligned->second.count() << "-byte units is not aligned: not lowered";
+  }
+  return success();
+}
