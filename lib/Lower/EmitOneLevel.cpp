@@ -28,13 +28,10 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       if (hasPartialVector(tile) && failed(checkPartialVector(tile)))
         return failure();
     }
-  if (streamColumns && twoLevel)
-    return computeStage->emitError("a streamed row (residency = streamed) on two scratchpad "
-                                   "levels is not lowered");
-  if (twoLevel)
-    return emitTwoLevel();
   if (streamColumns)
     return emitStreamed();
+  if (twoLevel)
+    return emitTwoLevel();
   if (failed(markHoistedLoads()))
     return failure();
   // Symbols: one per kernel argument a transfer touches.

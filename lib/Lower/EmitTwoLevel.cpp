@@ -68,18 +68,8 @@ LogicalResult GroupLowering::emitTwoLevel() {
   };
   auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
   // A whole-slot copy between the levels, cut to the DMA's largest access.
-  auto tileDmaNode = model.lookupNode(tileDmaUnit);
   auto copySlot = [&](ktunit::ProgramBuilder &b, dc::Address dst, dc::Address src, Bytes bytes) {
-    Bytes chunk = bytes;
-    for (const arch::AccessRule &rule : model.node(*tileDmaNode).access)
-      if (rule.maxSize.count() > 0)
-        chunk = std::min(chunk, rule.maxSize);
-    for (Bytes done(0); done < bytes; done = done + chunk) {
-      dc::Address d = dst, s = src;
-      d.offset = d.offset + done;
-      s.offset = s.offset + done;
-      b.copy(d, s, std::min(chunk, bytes - done), {});
-    }
+    copyBetweenLevels(b, dst, src, bytes);
   };
 
   // Per core c, four rings of slots: the outer input slots (outer DMA ->

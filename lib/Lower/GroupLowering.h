@@ -261,8 +261,29 @@ private:
                                      Operation *inner);
   LogicalResult collectTwoLevelUnits();
   LogicalResult emitTwoLevel();
-  /// A streamed group of phases on one scratchpad level (StreamedPhases.cpp).
+  /// A streamed group of phases (StreamedPhases.cpp): on one scratchpad
+  /// level, or on two.
   LogicalResult emitStreamed();
+  LogicalResult emitStreamedTwoLevel();
+  /// Diagnoses what a streamed group's lowering does not build; sets
+  /// streamParts and streamPasses.
+  LogicalResult checkStreamed();
+  /// Part c (of `stream_columns`) of a streamed row tile.
+  Tile streamPart(const Tile &tile, int64_t c) const;
+  /// Parts [first, streamParts) of a row, as counted loops over periods of
+  /// the slots' rotation where there are at least two.
+  LogicalResult visitStreamParts(ArrayRef<ktunit::ProgramBuilder *> programs, int64_t first,
+                                 llvm::function_ref<LogicalResult(int64_t)> emitPart);
+  /// A DMA's copies of one streamed row: per phase that reads it, `load`
+  /// of each part (with the arguments the phase reads); in the final phase
+  /// `store` of part c - lag after the load of part c.
+  LogicalResult emitStreamSteps(ArrayRef<ktunit::ProgramBuilder *> programs, int64_t lag,
+                                llvm::function_ref<void(int64_t, ArrayRef<bool>)> load,
+                                llvm::function_ref<void(int64_t)> store);
+  /// A whole-slot copy between two scratchpad levels, cut to the tile
+  /// DMA's largest access.
+  void copyBetweenLevels(ktunit::ProgramBuilder &b, dc::Address dst, dc::Address src,
+                         Bytes bytes);
   /// Emits the compute body for one vector step (inputs already in their
   /// registers); `sink(i, reg)` takes result i.
   /// `fixed` names result registers chosen by the caller (a reduction's
@@ -626,6 +647,9 @@ private:
   /// A streamed group of phases (`residency = streamed`): the columns of a
   /// row one slot holds; every phase reads the row again in such parts.
   std::optional<int64_t> streamColumns;
+  /// Parts of a streamed row, and the arguments each phase reads.
+  int64_t streamParts = 0;
+  SmallVector<ArrayRef<bool>, 3> streamPasses;
   /// The group's scf.for: first induction value per grid tile, step, trips.
   SmallVector<int64_t> loopLower, loopTripsOf;
   int64_t loopStep = 1, loopTrips = 1;

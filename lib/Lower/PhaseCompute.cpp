@@ -29,6 +29,11 @@
 // to the final one), so a phase computes only what no earlier phase did
 // and reads from the slot only the arguments that still needs.
 //
+// A streamed row read from the compute unit's own slots (two scratchpad
+// levels: `Parts`) visits each phase's vectors in parts, a part's slots
+// taken before its first vector and freed after its last; the fold's first
+// vector is the first part's, and the accumulators run on across parts.
+//
 // Rows go one at a time, so a row's values need registers for one row,
 // whatever the tile's row count: the load unit pushes the row's vectors
 // once per phase, in exactly this order, within one acquire of the slot
@@ -181,6 +186,8 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, unsigned phaseIn
     vec.vconst(scratch, r.type, Elements(vectorWidth), identityOf(r.combiner));
     vec.ext(to, scratch, from, partial);
   };
+  if (parts)
+    parts->begin(phaseIndex, 0);
   // First vector: each reduction's operand straight into its accumulator.
   llvm::DenseMap<Value, ktunit::Reg> fixed;
   SmallVector<std::pair<Value, ktunit::Reg>> saved;
@@ -211,17 +218,37 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, unsigned phaseIn
   if (count == 1 && partial > 0)
     for (unsigned i : indices)
       masked(reductions[i], reductions[i].accumulator, reductions[i].accumulator);
-  int64_t whole = partial > 0 ? count - 2 : count - 1;
-  if (whole > 0) {
-    pos.constant[last] = vectorWidth;
-    bool opened = open(vec, whole, last, vectorWidth, pos);
+  // The vectors from `start` on, `n` of them, folded in.
+  auto foldRun = [&](int64_t start, int64_t n) -> LogicalResult {
+    if (n <= 0)
+      return success();
+    pos.constant[last] = start;
+    bool opened = open(vec, n, last, vectorWidth, pos);
     if (failed(read(pos, phase.argsRead)) || failed(body(phase.vectorOps, none, noSink)))
       return failure();
     for (unsigned i : indices)
       vec.binary(reductions[i].combineOp, reductions[i].accumulator, reductions[i].accumulator,
                  reg[reductions[i].operand]);
     close(vec, opened, last, pos);
+    return success();
+  };
+  if (parts) {
+    // A streamed row: the rest of the first part, then every other part.
+    if (failed(foldRun(vectorWidth, parts->vectorsPerPart - 1)))
+      return failure();
+    parts->end(phaseIndex, 0);
+    for (int64_t q = 1; q < parts->count; ++q) {
+      parts->begin(phaseIndex, q);
+      if (failed(foldRun(0, parts->vectorsPerPart)))
+        return failure();
+      parts->end(phaseIndex, q);
+    }
+    pos.constant[last] = 0;
+    return finishRow(vec, phaseIndex, reg, body);
   }
+  int64_t whole = partial > 0 ? count - 2 : count - 1;
+  if (failed(foldRun(vectorWidth, whole)))
+    return failure();
   if (count > 1 && partial > 0) {
     pos.constant[last] = (count - 1) * vectorWidth;
     if (failed(read(pos, phase.argsRead)) || failed(body(phase.vectorOps, none, noSink)))
@@ -381,11 +408,19 @@ LogicalResult PhaseNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<int64
     }
     pos.constant[last] = 0;
   } else {
-    bool opened = open(vec, count, last, vectorWidth, pos);
-    if (failed(read(pos, final.argsRead)) ||
-        failed(body(final.vectorOps, none, [&](unsigned i, ktunit::Reg r) { write(i, r, pos); })))
-      return failure();
-    close(vec, opened, last, pos);
+    unsigned finalIndex = split.phases.size() - 1;
+    for (int64_t q = 0; q < (parts ? parts->count : 1); ++q) {
+      if (parts)
+        parts->begin(finalIndex, q);
+      bool opened = open(vec, parts ? parts->vectorsPerPart : count, last, vectorWidth, pos);
+      if (failed(read(pos, final.argsRead)) ||
+          failed(body(final.vectorOps, none,
+                      [&](unsigned i, ktunit::Reg r) { write(i, r, pos); })))
+        return failure();
+      close(vec, opened, last, pos);
+      if (parts)
+        parts->end(finalIndex, q);
+    }
   }
   for (auto it = loops.rbegin(); it != loops.rend(); ++it)
     close(vec, it->first, it->second, pos);

@@ -22,6 +22,8 @@
 
 #include "llvm/ADT/DenseSet.h"
 
+#include <functional>
+
 namespace ktflow::lower {
 
 /// One reduction of a phase: the row value it folds and how.
@@ -87,6 +89,19 @@ public:
         passes.push_back(argsOf(phase));
     return passes;
   }
+  /// A streamed row read by a compute unit that accesses its slots itself
+  /// (two scratchpad levels, StreamedPhases.cpp): every phase visits the
+  /// row's vectors in `count` parts of `vectorsPerPart`, `begin(phase,
+  /// part)` before a part's first vector and `end(phase, part)` after its
+  /// last; positions are then relative to the part's start. The row must
+  /// be whole vectors and `phase_values = recompute`.
+  struct Parts {
+    int64_t vectorsPerPart = 0, count = 0;
+    std::function<void(unsigned, int64_t)> begin, end;
+  };
+  void setParts(std::optional<Parts> p) { parts = std::move(p); }
+  /// The phases, the final one included.
+  size_t phaseCount() const { return split.phases.size(); }
   /// Whether per-phase values are carried in registers (`phase_values`).
   bool carriesInRegisters() const { return carryInRegisters; }
   /// Visits the result vectors in the order emitCompute produces them.
@@ -128,6 +143,7 @@ private:
 
   ktsched::PhaseSplit split;
   bool carryInRegisters = false;
+  std::optional<Parts> parts;
   int64_t rank = 0, vectorWidth = 0, rowDim = -1;
   llvm::SmallVector<PhaseReduction, 2> reductions;
   /// Per reduction phase, its reductions (indices into `reductions`).

@@ -29,6 +29,13 @@
 // sub-cores' parts are interleaved on the DMA so every core's sub-cores
 // stream together.
 //
+// On two scratchpad levels (`deep`) the outer DMA fills the outer slots
+// part by part as above, the tile DMA copies each part between the levels,
+// and the compute unit, which reads and writes the inner slots itself,
+// takes each part's slots in turn: PhaseNest visits the row's vectors in
+// parts (PhaseNest::Parts), acquiring and freeing a part's inner slots
+// around its vectors.
+//
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
 
@@ -37,28 +44,95 @@ using namespace ktflow;
 using namespace ktflow::lower;
 using namespace ktflow::lower::detail;
 
-LogicalResult GroupLowering::emitStreamed() {
+LogicalResult GroupLowering::checkStreamed() {
   if (!phased || !streamColumns || *streamColumns < 1)
     return computeStage->emitError("a streamed group that is not a group of phases");
   if (phased->carriesInRegisters())
     return computeStage->emitError("phase_values = registers is not lowered for a streamed row");
+  const SmallVector<Transfer> &read = twoLevel ? innerLoads : loads;
   if (!columnLoadIndices().empty() || hasDenseLoads() || symbolic() ||
-      llvm::any_of(loads, [&](const Transfer &t) {
+      llvm::any_of(read, [&](const Transfer &t) {
         return t.overFetch || t.hoisted || lacksVectorDim(t);
       }))
     return computeStage->emitError(
         "a streamed row with column operands, dense rows, over-fetched or hoisted loads or "
         "unbound loop bounds is not lowered");
-  const int64_t last = space.size() - 1;
+  if (loads.empty() || stores.empty())
+    return computeStage->emitError("a streamed group without loads or stores");
   const int64_t columns = *streamColumns;
   for (const std::vector<Tile> &list : tiles)
     for (const Tile &tile : list)
       if (tile.extent.back() % columns != 0 || columns % vectorWidth != 0 ||
+          tile.extent.back() != tiles.front().front().extent.back() ||
           llvm::any_of(ArrayRef<int64_t>(tile.extent).drop_back(),
                        [](int64_t e) { return e != 1; }))
         return computeStage->emitError("a streamed tile of ")
                << tile.extent.back() << " columns is not one row of whole parts of " << columns
                << " columns in whole vectors of " << vectorWidth;
+  streamPasses = phased->inputPhases();
+  if (streamPasses.size() != phased->phaseCount())
+    return computeStage->emitError("a streamed group with a phase that reads no row");
+  streamParts = tiles.front().front().extent.back() / columns;
+  if (streamParts % tilePeriod() != 0)
+    return computeStage->emitError("a streamed row of ")
+           << streamParts << " parts is not a whole number of rotations of " << tilePeriod()
+           << " buffer slots: every phase must start at the first slot";
+  return success();
+}
+
+Tile GroupLowering::streamPart(const Tile &tile, int64_t c) const {
+  Tile part = tile;
+  part.origin.back() += c * *streamColumns;
+  part.extent.back() = *streamColumns;
+  return part;
+}
+
+LogicalResult GroupLowering::visitStreamParts(ArrayRef<ktunit::ProgramBuilder *> programs,
+                                              int64_t first,
+                                              llvm::function_ref<LogicalResult(int64_t)> emitPart) {
+  int64_t period = tilePeriod();
+  int64_t repeat = (streamParts - first) / period;
+  return visitTiles(programs, streamParts - first, TileRoll{0, period, repeat},
+                    [&](int64_t i) { return emitPart(first + i); });
+}
+
+LogicalResult GroupLowering::emitStreamSteps(
+    ArrayRef<ktunit::ProgramBuilder *> programs, int64_t lag,
+    llvm::function_ref<void(int64_t, ArrayRef<bool>)> load,
+    llvm::function_ref<void(int64_t)> store) {
+  for (size_t p = 0; p < streamPasses.size(); ++p) {
+    ArrayRef<bool> args = streamPasses[p];
+    if (p + 1 < streamPasses.size()) {
+      if (failed(visitStreamParts(programs, 0, [&](int64_t c) {
+            load(c, args);
+            return success();
+          })))
+        return failure();
+      continue;
+    }
+    // The final phase: part c - lag leaves after part c arrives (inside a
+    // rolled loop the store steps as the load does).
+    int64_t first = std::min(lag, streamParts);
+    for (int64_t c = 0; c < first; ++c)
+      load(c, args);
+    if (failed(visitStreamParts(programs, first, [&](int64_t c) {
+          load(c, args);
+          store(c - lag);
+          return success();
+        })))
+      return failure();
+    for (int64_t m = std::max<int64_t>(0, streamParts - lag); m < streamParts; ++m)
+      store(m);
+  }
+  return success();
+}
+
+LogicalResult GroupLowering::emitStreamed() {
+  if (failed(checkStreamed()))
+    return failure();
+  if (twoLevel)
+    return emitStreamedTwoLevel();
+  const int64_t columns = *streamColumns;
   SmallVector<uint32_t> loadSymbols, storeSymbols;
   for (const Transfer &t : loads)
     loadSymbols.push_back(symbolOf(t, false));
@@ -95,9 +169,6 @@ LogicalResult GroupLowering::emitStreamed() {
     inDepth = std::min(inDepth, t.depth);
   for (const Transfer &t : stores)
     outDepth = std::min(outDepth, t.depth);
-  if (loads.empty() || stores.empty())
-    return computeStage->emitError("a streamed group without loads or stores");
-  int64_t period = tilePeriod();
   FailureOr<int64_t> leadOr = leadOfLoads(inDepth);
   if (failed(leadOr))
     return failure();
@@ -116,31 +187,16 @@ LogicalResult GroupLowering::emitStreamed() {
                                           int64_t(nTransfers + nsub + j)})));
   }
   using ktunit::Side;
-  SmallVector<ArrayRef<bool>, 3> passes = phased->inputPhases();
-  if (passes.empty())
-    return computeStage->emitError("a streamed group whose phases read nothing");
   int64_t maxTiles = 0;
   for (auto &list : tiles)
     maxTiles = std::max<int64_t>(maxTiles, list.size());
-  int64_t parts = tiles.front().front().extent.back() / columns;
-  if (parts % period != 0)
-    return computeStage->emitError("a streamed row of ")
-           << parts << " parts is not a whole number of rotations of " << period
-           << " buffer slots: every phase must start at the first slot";
-  // Part c of row tile `tile`.
-  auto partOf = [&](const Tile &tile, int64_t c) {
-    Tile part = tile;
-    part.origin[last] += c * columns;
-    part.extent[last] = columns;
-    return part;
-  };
   // Every sub-core's part c of its tile s: the loads (of the arguments
   // `args` reads), or the stores.
   auto copyParts = [&](int64_t s, int64_t c, bool isLoad, ArrayRef<bool> args) {
     for (int64_t j = 0; j < nsub; ++j) {
       if (s >= (int64_t)tiles[j].size())
         continue;
-      Tile part = partOf(tiles[j][s], c), later = partOf(tiles[j][s], c + rollingPeriod);
+      Tile part = streamPart(tiles[j][s], c), later = streamPart(tiles[j][s], c + rollingPeriod);
       periodLater = rollingPeriod ? &later : nullptr;
       ktunit::ChannelOp channel = isLoad ? inputs[j] : outputs[j];
       dma.acquire(channel, isLoad ? Side::producer : Side::consumer);
@@ -160,41 +216,11 @@ LogicalResult GroupLowering::emitStreamed() {
       periodLater = nullptr;
     }
   };
-  // Parts [first, parts) as counted loops over periods of the slots'
-  // rotation where there are at least two.
-  auto visitParts = [&](ArrayRef<ktunit::ProgramBuilder *> programs, int64_t first,
-                        llvm::function_ref<LogicalResult(int64_t)> emitPart) {
-    int64_t repeat = (parts - first) / period;
-    return visitTiles(programs, parts - first, TileRoll{0, period, repeat},
-                      [&](int64_t i) { return emitPart(first + i); });
-  };
-  for (int64_t s = 0; s < maxTiles; ++s) {
-    for (size_t p = 0; p < passes.size(); ++p) {
-      ArrayRef<bool> args = passes[p];
-      bool final = p + 1 == passes.size();
-      if (!final) {
-        if (failed(visitParts({&dma}, 0, [&](int64_t c) {
-              copyParts(s, c, true, args);
-              return success();
-            })))
-          return failure();
-        continue;
-      }
-      // The final phase: part c - lag leaves after part c arrives.
-      for (int64_t c = 0; c < std::min(lag, parts); ++c)
-        copyParts(s, c, true, args);
-      if (failed(visitParts({&dma}, std::min(lag, parts), [&](int64_t c) {
-            copyParts(s, c, true, args);
-            int64_t m = c - lag;
-            // Inside a rolled loop the store steps as the load does.
-            copyParts(s, m, false, args);
-            return success();
-          })))
-        return failure();
-      for (int64_t m = std::max<int64_t>(0, parts - lag); m < parts; ++m)
-        copyParts(s, m, false, args);
-    }
-  }
+  for (int64_t s = 0; s < maxTiles; ++s)
+    if (failed(emitStreamSteps(
+            {&dma}, lag, [&](int64_t c, ArrayRef<bool> args) { copyParts(s, c, true, args); },
+            [&](int64_t m) { copyParts(s, m, false, {}); })))
+      return failure();
   if (dmaProblem) {
     InFlightDiagnostic diag = dmaProblem->first->emitError(dmaProblem->second)
                               << ": unaligned transfers are not lowered";
@@ -206,6 +232,7 @@ LogicalResult GroupLowering::emitStreamed() {
   // --- Load, compute and store units: one program per sub-core index. ---
   Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
   int64_t vectorsPerPart = columns / vectorWidth;
+  ArrayRef<ArrayRef<bool>> passes = streamPasses;
   Block &body = computeStage->getRegion(0).front();
   for (int64_t j = 0; j < nsub; ++j) {
     std::vector<int64_t> subInstances;
@@ -249,7 +276,7 @@ LogicalResult GroupLowering::emitStreamed() {
     for (int64_t s = 0; s < (int64_t)tiles[j].size(); ++s) {
       // Load unit: each phase's parts, the arguments it reads.
       for (ArrayRef<bool> args : passes)
-        if (failed(visitParts({&ld}, 0, [&](int64_t c) {
+        if (failed(visitStreamParts({&ld}, 0, [&](int64_t c) {
               ld.acquire(inputs[j], Side::consumer);
               SmallVector<dc::Address> addresses;
               SmallVector<const Transfer *> moved;
@@ -298,7 +325,7 @@ LogicalResult GroupLowering::emitStreamed() {
       if (failed(phased->emitCompute(vec, tiles[j][s].extent, reg, read, compute, write)))
         return failure();
       // Store unit: the final phase's parts.
-      if (failed(visitParts({&st}, 0, [&](int64_t c) {
+      if (failed(visitStreamParts({&st}, 0, [&](int64_t c) {
             st.acquire(outputs[j], Side::producer);
             SmallVector<dc::Address> addresses;
             for (const Transfer &t : stores)
@@ -319,6 +346,248 @@ LogicalResult GroupLowering::emitStreamed() {
     if (unaligned)
       return unaligned->first->tensor.emitError("a load unit push stepping ")
              << unaligned->second.count() << "-byte units is not aligned: not lowered";
+  }
+  return success();
+}
+
+void GroupLowering::copyBetweenLevels(ktunit::ProgramBuilder &b, dc::Address dst,
+                                      dc::Address src, Bytes bytes) {
+  Bytes chunk = bytes;
+  if (auto tileDmaNode = model.lookupNode(tileDmaUnit))
+    for (const arch::AccessRule &rule : model.node(*tileDmaNode).access)
+      if (rule.maxSize.count() > 0)
+        chunk = std::min(chunk, rule.maxSize);
+  for (Bytes done(0); done < bytes; done = done + chunk) {
+    dc::Address d = dst, s = src;
+    d.offset = d.offset + done;
+    s.offset = s.offset + done;
+    b.copy(d, s, std::min(chunk, bytes - done), {});
+  }
+}
+
+/// Two scratchpad levels, per core c and part: the outer DMA fills outer
+/// input slots and drains outer output slots (one program for every core),
+/// the tile DMA copies each part between the levels, the compute unit
+/// takes a part's inner slots around its vectors (as emitTwoLevel, a part
+/// for a tile).
+LogicalResult GroupLowering::emitStreamedTwoLevel() {
+  SmallVector<uint32_t> loadSymbols, storeSymbols;
+  for (const Transfer &t : loads)
+    loadSymbols.push_back(symbolOf(t, false));
+  for (const Transfer &t : stores)
+    storeSymbols.push_back(symbolOf(t, true));
+  recordUnboundLaunchValues();
+  const std::vector<Tile> &list = tiles.front();
+  int64_t n = list.size();
+  auto minDepth = [](ArrayRef<Transfer> ts) {
+    int64_t d = std::numeric_limits<int64_t>::max();
+    for (const Transfer &t : ts)
+      d = std::min(d, t.depth);
+    return ts.empty() ? int64_t(1) : d;
+  };
+  int64_t outerIn = minDepth(loads), outerOut = minDepth(stores),
+          innerIn = minDepth(innerLoads), innerOut = minDepth(innerStores);
+  FailureOr<int64_t> leadOr = leadOfLoads(std::min(outerIn, innerIn));
+  if (failed(leadOr))
+    return failure();
+  int64_t lag = *leadOr;
+  auto computeInstance = [&](int64_t c) { return ldInstances[c].front(); };
+  auto outerSlot = [&](const Transfer &t, int64_t c, int64_t k) {
+    return slotAddress(t, computeInstance(c) % std::max<int64_t>(1, cores * subcores), k);
+  };
+  auto innerSlot = [&](const Transfer &t, int64_t k) { return slotAddress(t, 0, k); };
+  auto tileDmaOf = [&](int64_t c) {
+    return dc::ProgramBuilder::node(tileDmaUnit,
+                                    {dc::InstanceSelector::Kind::Absolute, coreOf(c)});
+  };
+  auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
+  using ktunit::Side;
+  std::map<int64_t, ktunit::ChannelOp> outerInputs, innerInputs, innerOutputs, outerOutputs;
+  for (int64_t c : coreIds) {
+    std::string core = std::to_string(c);
+    outerInputs[c] = makeChannel("outer_in" + core, outerIn, "dma", "tdma" + core,
+                                 tileDmaOf(c), nearest(dmaUnit));
+    innerInputs[c] = makeChannel("inner_in" + core, innerIn, "tdma" + core, "vec" + core,
+                                 nearest(computeUnit), nearest(tileDmaUnit));
+    innerOutputs[c] = makeChannel("inner_out" + core, innerOut, "vec" + core, "tdma" + core,
+                                  nearest(tileDmaUnit), nearest(computeUnit));
+    outerOutputs[c] = makeChannel("outer_out" + core, outerOut, "tdma" + core, "dma",
+                                  nearest(dmaUnit), tileDmaOf(c));
+  }
+  // Whether a phase reading `args` reads load i.
+  auto readsLoad = [&](ArrayRef<bool> args, size_t i) {
+    return llvm::any_of(llvm::enumerate(computeInputs), [&](auto in) {
+      return in.value().loadIndex == (int)i && args[in.index()];
+    });
+  };
+
+  // --- Outer DMA: one program serving every core. ------------------------
+  std::unique_ptr<ktunit::ProgramBuilder> dmaProgram =
+      makeProgram("dma", dmaUnit, std::vector<int64_t>{0});
+  ktunit::ProgramBuilder &dma = *dmaProgram;
+  std::map<int64_t, SmallVector<int64_t>> loadOffsets, storeOffsets;
+  for (int64_t c : coreIds) {
+    for (const Transfer &t : loads) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      loadOffsets[c].push_back(*offset);
+    }
+    for (const Transfer &t : stores) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      storeOffsets[c].push_back(*offset);
+    }
+  }
+  auto outerCopies = [&](int64_t s, int64_t part, bool isLoad, ArrayRef<bool> args) {
+    Tile at = streamPart(list[s], part), later = streamPart(list[s], part + rollingPeriod);
+    for (int64_t c : coreIds) {
+      periodLater = rollingPeriod ? &later : nullptr;
+      ktunit::ChannelOp channel = isLoad ? outerInputs[c] : outerOutputs[c];
+      dma.acquire(channel, isLoad ? Side::producer : Side::consumer);
+      if (isLoad) {
+        for (size_t i = 0; i < loads.size(); ++i)
+          if (readsLoad(args, i))
+            copyTile(dma, loads[i], loadSymbols[i], std::nullopt, Bytes(loadOffsets[c][i]), at,
+                     outerSlot(loads[i], c, part), true);
+      } else {
+        for (auto [i, t] : llvm::enumerate(stores))
+          copyTile(dma, t, storeSymbols[i], std::nullopt, Bytes(storeOffsets[c][i]), at,
+                   outerSlot(t, c, part), false);
+      }
+      dma.release(channel, isLoad ? Side::producer : Side::consumer);
+      periodLater = nullptr;
+    }
+  };
+  for (int64_t s = 0; s < n; ++s)
+    if (failed(emitStreamSteps(
+            {&dma}, lag, [&](int64_t c, ArrayRef<bool> args) { outerCopies(s, c, true, args); },
+            [&](int64_t m) { outerCopies(s, m, false, {}); })))
+      return failure();
+
+  // --- Tile DMA and compute unit: one program each per core. -------------
+  Block &body = computeStage->getRegion(0).front();
+  Bytes vectorBytes = toBytes(Elements(vectorWidth), esize);
+  for (int64_t c : coreIds) {
+    std::string core = std::to_string(c);
+    std::unique_ptr<ktunit::ProgramBuilder> tdmaProgram =
+        makeProgram("tdma" + core, tileDmaUnit, std::vector<int64_t>{coreOf(c)});
+    ktunit::ProgramBuilder &tdma = *tdmaProgram;
+    auto copyIn = [&](int64_t part, ArrayRef<bool> args) {
+      tdma.acquire(outerInputs[c], Side::consumer);
+      tdma.acquire(innerInputs[c], Side::producer);
+      for (auto [i, t] : llvm::enumerate(loads))
+        if (readsLoad(args, i))
+          copyBetweenLevels(tdma, innerSlot(innerLoads[i], part), outerSlot(t, c, part),
+                            std::min(t.bytes, innerLoads[i].bytes));
+      tdma.release(outerInputs[c], Side::consumer);
+      tdma.release(innerInputs[c], Side::producer);
+    };
+    auto copyOut = [&](int64_t part) {
+      tdma.acquire(innerOutputs[c], Side::consumer);
+      tdma.acquire(outerOutputs[c], Side::producer);
+      for (auto [i, t] : llvm::enumerate(stores))
+        copyBetweenLevels(tdma, outerSlot(t, c, part), innerSlot(innerStores[i], part),
+                          std::min(t.bytes, innerStores[i].bytes));
+      tdma.release(innerOutputs[c], Side::consumer);
+      tdma.release(outerOutputs[c], Side::producer);
+    };
+    for (int64_t s = 0; s < n; ++s)
+      if (failed(emitStreamSteps({&tdma}, lag, copyIn, copyOut)))
+        return failure();
+
+    std::unique_ptr<ktunit::ProgramBuilder> vecProgram =
+        makeProgram("vec" + core, computeUnit, std::vector<int64_t>{computeInstance(c)});
+    ktunit::ProgramBuilder &vec = *vecProgram;
+    llvm::DenseMap<Value, ktunit::Reg> reg;
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      reg[arg] = vec.newReg();
+      if (computeInputs[i].splat)
+        vec.vconst(reg[arg], registerType(arg.getType()).value_or(elemType),
+                   Elements(vectorWidth), *computeInputs[i].splat);
+    }
+    allocatePieceRegisters(vec);
+    if (failed(phased->allocate(vec, reg)))
+      return failure();
+    std::optional<std::string> vectorProblem;
+    auto checkAligned = [&](const Transfer &t, const dc::Address &address) {
+      auto unit = model.lookupNode(computeUnit);
+      auto memory = model.lookupNode(t.memory);
+      if (!vectorProblem && unit && memory)
+        if (const arch::AccessRule *rule = model.node(*unit).accessTo(*memory)) {
+          bool aligned = rule->allowsAddress(address.offset);
+          for (const dc::LoopTerm &term : address.terms)
+            aligned &= rule->allowsAddress(term.stride);
+          if (!aligned)
+            vectorProblem = "a vector of " + t.memory + " that is not aligned to " +
+                            std::to_string(rule->alignment.count()) + " bytes";
+        }
+    };
+    // The part whose inner slots the compute unit holds.
+    int64_t current = 0;
+    unsigned finalPhase = phased->phaseCount() - 1;
+    PhaseNest::Parts partsOfRow;
+    partsOfRow.vectorsPerPart = *streamColumns / vectorWidth;
+    partsOfRow.count = streamParts;
+    partsOfRow.begin = [&](unsigned phase, int64_t part) {
+      current = part;
+      vec.acquire(innerInputs[c], Side::consumer);
+      if (phase == finalPhase)
+        vec.acquire(innerOutputs[c], Side::producer);
+    };
+    partsOfRow.end = [&](unsigned phase, int64_t) {
+      vec.release(innerInputs[c], Side::consumer);
+      if (phase == finalPhase)
+        vec.release(innerOutputs[c], Side::producer);
+    };
+    phased->setParts(partsOfRow);
+    llvm::scope_exit resetParts([&] { phased->setParts(std::nullopt); });
+    auto read = [&](const SpacePosition &pos, ArrayRef<bool> args) -> LogicalResult {
+      for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+        if (computeInputs[i].splat || !args[i])
+          continue;
+        const Transfer &t = innerLoads[computeInputs[i].loadIndex];
+        bool broadcast;
+        dc::Address address = positionAddress(t, innerSlot(t, current), pos, broadcast);
+        gatherPieces(vec, reg[arg], t, piecesOf(t),
+                     [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t p) {
+                       dc::Address piece = address;
+                       piece.offset = piece.offset + vectorBytes * p;
+                       checkAligned(t, piece);
+                       vec.vload(r, type, count, piece);
+                     });
+      }
+      return success();
+    };
+    auto compute = [&](const llvm::DenseSet<Operation *> &only,
+                       const llvm::DenseMap<Value, ktunit::Reg> &fixed, PhaseNest::SinkFn sink) {
+      return emitBody(vec, reg, sink, &fixed, &only);
+    };
+    auto write = [&](unsigned i, ktunit::Reg r, const SpacePosition &pos) {
+      const Transfer &t = innerStores[i];
+      bool broadcast;
+      dc::Address address = positionAddress(t, innerSlot(t, current), pos, broadcast);
+      scatterPieces(vec, r, t, [&](ktunit::Reg piece, int64_t p) {
+        dc::Address at = address;
+        at.offset = at.offset + vectorBytes * p;
+        checkAligned(t, at);
+        vec.vstore(at, piece);
+      });
+    };
+    for (int64_t s = 0; s < n; ++s)
+      if (failed(phased->emitCompute(vec, list[s].extent, reg, read, compute, write)))
+        return failure();
+    if (vectorProblem)
+      return computeStage->emitError(*vectorProblem)
+             << ": unaligned vector accesses are not lowered";
+  }
+  if (dmaProblem) {
+    InFlightDiagnostic diag = dmaProblem->first->emitError(dmaProblem->second)
+                              << ": unaligned transfers are not lowered";
+    if (!dmaProblemRule.empty())
+      diag.attachNote() << dmaProblemRule;
+    return diag;
   }
   return success();
 }
