@@ -264,6 +264,20 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
         dmaProblemRule = accessRuleText(*dmaNode, globalMemories.front(), *rule);
     }
   }
+  if (partLater) {
+    // Inside a loop over a streamed row's parts: each iteration's copy
+    // starts this many bytes further on.
+    Bytes stride = toBytes(Elements(tileElementOffset(t, *partLater) -
+                                    tileElementOffset(t, tile)),
+                           t.esize);
+    global.terms.push_back({partLoopDepth, stride, 0});
+    if (const arch::AccessRule *rule = globalDmaRule();
+        rule && !dmaProblem && !rule->allowsAddress(stride))
+      dmaProblem = {t.tensor.getOperation(), "parts of a row " + std::to_string(stride.count()) +
+                                                 " bytes apart are not aligned to the DMA's " +
+                                                 std::to_string(rule->alignment.count()) +
+                                                 " bytes"};
+  }
   if (isLoad)
     dma.copy(local, global, run, dims);
   else

@@ -358,6 +358,15 @@ private:
   /// difference).
   int64_t rollingPeriod = 0;
   const Tile *periodLater = nullptr;
+  /// Inside a counted loop over a streamed row's parts (StreamedPhases.cpp):
+  /// the part one iteration later, and the loop's depth; copyTile steps
+  /// its global address by their distance.
+  const Tile *partLater = nullptr;
+  uint32_t partLoopDepth = 0;
+  /// Parts per iteration of that loop (0: not inside one).
+  int64_t partPeriod = 0;
+  /// Inside a loop around a streamed group's alike rows.
+  bool rolledTiles = false;
   /// The smallest run of at least `need` bytes the DMA may move between
   /// global memory and t's buffer, if any. Loads are rounded up to it when
   /// it fits the slot: the extra bytes land in the slot's padding and are
@@ -647,6 +656,10 @@ private:
   /// A streamed group of phases (`residency = streamed`): the columns of a
   /// row one slot holds; every phase reads the row again in such parts.
   std::optional<int64_t> streamColumns;
+  /// Streamed row tiles 0..n-1 of every sub-core (n >= 2) that differ only
+  /// in where they start, each transfer a constant step further: rolled
+  /// into a loop around one tile's code. 0 when there is no such run.
+  int64_t streamedTileRun() const;
   /// Parts of a streamed row, and the arguments each phase reads.
   int64_t streamParts = 0;
   SmallVector<ArrayRef<bool>, 3> streamPasses;

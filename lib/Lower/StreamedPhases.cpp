@@ -90,10 +90,51 @@ Tile GroupLowering::streamPart(const Tile &tile, int64_t c) const {
 LogicalResult GroupLowering::visitStreamParts(ArrayRef<ktunit::ProgramBuilder *> programs,
                                               int64_t first,
                                               llvm::function_ref<LogicalResult(int64_t)> emitPart) {
+  // A plain counted loop (not a loop around): the row's tiles may be one
+  // already. The copies in it step their global addresses by partLater.
   int64_t period = tilePeriod();
   int64_t repeat = (streamParts - first) / period;
-  return visitTiles(programs, streamParts - first, TileRoll{0, period, repeat},
-                    [&](int64_t i) { return emitPart(first + i); });
+  int64_t c = first;
+  if (repeat >= 2) {
+    partLoopDepth = programs.front()->loopDepth();
+    for (ktunit::ProgramBuilder *p : programs)
+      p->loop(repeat);
+    partPeriod = period;
+    for (int64_t u = 0; u < period; ++u)
+      if (failed(emitPart(first + u)))
+        return failure();
+    partPeriod = 0;
+    for (ktunit::ProgramBuilder *p : programs)
+      p->end();
+    c = first + repeat * period;
+  }
+  for (; c < streamParts; ++c)
+    if (failed(emitPart(c)))
+      return failure();
+  return success();
+}
+
+int64_t GroupLowering::streamedTileRun() const {
+  int64_t n = std::numeric_limits<int64_t>::max();
+  for (const std::vector<Tile> &list : tiles)
+    n = std::min<int64_t>(n, list.size());
+  if (tiles.empty() || n < 2)
+    return 0;
+  const SmallVector<Transfer> &moved = loads; // the global copies
+  for (const std::vector<Tile> &list : tiles) {
+    auto steps = [&](int64_t k) {
+      SmallVector<int64_t, 8> d;
+      for (const Transfer &t : llvm::concat<const Transfer>(moved, stores))
+        d.push_back(tileElementOffset(t, list[k + 1]) - tileElementOffset(t, list[k]));
+      return d;
+    };
+    SmallVector<int64_t, 8> first = steps(0);
+    for (int64_t k = 0; k + 1 < n; ++k)
+      if (list[k].extent != list[0].extent || list[k + 1].extent != list[0].extent ||
+          steps(k) != first)
+        return 0;
+  }
+  return n;
 }
 
 LogicalResult GroupLowering::emitStreamSteps(
@@ -196,8 +237,10 @@ LogicalResult GroupLowering::emitStreamed() {
     for (int64_t j = 0; j < nsub; ++j) {
       if (s >= (int64_t)tiles[j].size())
         continue;
-      Tile part = streamPart(tiles[j][s], c), later = streamPart(tiles[j][s], c + rollingPeriod);
-      periodLater = rollingPeriod ? &later : nullptr;
+      Tile part = streamPart(tiles[j][s], c), nextPart = streamPart(tiles[j][s], c + partPeriod);
+      Tile nextTile = streamPart(tiles[j][std::min<int64_t>(s + 1, tiles[j].size() - 1)], c);
+      partLater = partPeriod ? &nextPart : nullptr;
+      periodLater = rolledTiles ? &nextTile : nullptr;
       ktunit::ChannelOp channel = isLoad ? inputs[j] : outputs[j];
       dma.acquire(channel, isLoad ? Side::producer : Side::consumer);
       if (isLoad) {
@@ -213,14 +256,25 @@ LogicalResult GroupLowering::emitStreamed() {
                    slotAddress(t, j, c), false);
       }
       dma.release(channel, isLoad ? Side::producer : Side::consumer);
-      periodLater = nullptr;
+      periodLater = partLater = nullptr;
     }
   };
-  for (int64_t s = 0; s < maxTiles; ++s)
+  // Rows alike but for where they start are one loop around a row's code
+  // (its global addresses step by the row); the others follow one by one.
+  int64_t run = streamedTileRun();
+  for (int64_t s = 0; s < maxTiles;) {
+    rolledTiles = s == 0 && run >= 2;
+    if (rolledTiles)
+      dma.loopAround(run);
     if (failed(emitStreamSteps(
             {&dma}, lag, [&](int64_t c, ArrayRef<bool> args) { copyParts(s, c, true, args); },
             [&](int64_t m) { copyParts(s, m, false, {}); })))
       return failure();
+    if (rolledTiles)
+      dma.endLoopAround();
+    s += rolledTiles ? run : 1;
+  }
+  rolledTiles = false;
   if (dmaProblem) {
     InFlightDiagnostic diag = dmaProblem->first->emitError(dmaProblem->second)
                               << ": unaligned transfers are not lowered";
@@ -273,7 +327,13 @@ LogicalResult GroupLowering::emitStreamed() {
     };
     auto ldNode = model.lookupNode(ldUnit);
     std::optional<std::pair<const Transfer *, Bytes>> unaligned;
-    for (int64_t s = 0; s < (int64_t)tiles[j].size(); ++s) {
+    for (int64_t s = 0; s < (int64_t)tiles[j].size(); s += s == 0 && run >= 2 ? run : 1) {
+      // A run of alike rows is one loop around a row's code (nothing the
+      // units around the slots or the compute unit emit depends on the row).
+      bool around = s == 0 && run >= 2;
+      if (around)
+        for (ktunit::ProgramBuilder *b : {&ld, &vec, &st})
+          b->loopAround(run);
       // Load unit: each phase's parts, the arguments it reads.
       for (ArrayRef<bool> args : passes)
         if (failed(visitStreamParts({&ld}, 0, [&](int64_t c) {
@@ -342,6 +402,9 @@ LogicalResult GroupLowering::emitStreamed() {
             return success();
           })))
         return failure();
+      if (around)
+        for (ktunit::ProgramBuilder *b : {&ld, &vec, &st})
+          b->endLoopAround();
     }
     if (unaligned)
       return unaligned->first->tensor.emitError("a load unit push stepping ")
@@ -441,9 +504,11 @@ LogicalResult GroupLowering::emitStreamedTwoLevel() {
     }
   }
   auto outerCopies = [&](int64_t s, int64_t part, bool isLoad, ArrayRef<bool> args) {
-    Tile at = streamPart(list[s], part), later = streamPart(list[s], part + rollingPeriod);
+    Tile at = streamPart(list[s], part), nextPart = streamPart(list[s], part + partPeriod);
+    Tile nextTile = streamPart(list[std::min<int64_t>(s + 1, n - 1)], part);
     for (int64_t c : coreIds) {
-      periodLater = rollingPeriod ? &later : nullptr;
+      partLater = partPeriod ? &nextPart : nullptr;
+      periodLater = rolledTiles ? &nextTile : nullptr;
       ktunit::ChannelOp channel = isLoad ? outerInputs[c] : outerOutputs[c];
       dma.acquire(channel, isLoad ? Side::producer : Side::consumer);
       if (isLoad) {
@@ -457,14 +522,34 @@ LogicalResult GroupLowering::emitStreamedTwoLevel() {
                    outerSlot(t, c, part), false);
       }
       dma.release(channel, isLoad ? Side::producer : Side::consumer);
-      periodLater = nullptr;
+      periodLater = partLater = nullptr;
     }
   };
-  for (int64_t s = 0; s < n; ++s)
-    if (failed(emitStreamSteps(
+  // Alike rows: one loop around a row's code on every program.
+  int64_t run = streamedTileRun();
+  auto rows = [&](ArrayRef<ktunit::ProgramBuilder *> programs,
+                  llvm::function_ref<LogicalResult(int64_t)> emitRow) -> LogicalResult {
+    for (int64_t s = 0; s < n;) {
+      rolledTiles = s == 0 && run >= 2;
+      if (rolledTiles)
+        for (ktunit::ProgramBuilder *b : programs)
+          b->loopAround(run);
+      if (failed(emitRow(s)))
+        return failure();
+      if (rolledTiles)
+        for (ktunit::ProgramBuilder *b : programs)
+          b->endLoopAround();
+      s += rolledTiles ? run : 1;
+    }
+    rolledTiles = false;
+    return success();
+  };
+  if (failed(rows({&dma}, [&](int64_t s) {
+        return emitStreamSteps(
             {&dma}, lag, [&](int64_t c, ArrayRef<bool> args) { outerCopies(s, c, true, args); },
-            [&](int64_t m) { outerCopies(s, m, false, {}); })))
-      return failure();
+            [&](int64_t m) { outerCopies(s, m, false, {}); });
+      })))
+    return failure();
 
   // --- Tile DMA and compute unit: one program each per core. -------------
   Block &body = computeStage->getRegion(0).front();
@@ -493,9 +578,8 @@ LogicalResult GroupLowering::emitStreamedTwoLevel() {
       tdma.release(innerOutputs[c], Side::consumer);
       tdma.release(outerOutputs[c], Side::producer);
     };
-    for (int64_t s = 0; s < n; ++s)
-      if (failed(emitStreamSteps({&tdma}, lag, copyIn, copyOut)))
-        return failure();
+    if (failed(rows({&tdma}, [&](int64_t) { return emitStreamSteps({&tdma}, lag, copyIn, copyOut); })))
+      return failure();
 
     std::unique_ptr<ktunit::ProgramBuilder> vecProgram =
         makeProgram("vec" + core, computeUnit, std::vector<int64_t>{computeInstance(c)});
@@ -575,9 +659,10 @@ LogicalResult GroupLowering::emitStreamedTwoLevel() {
         vec.vstore(at, piece);
       });
     };
-    for (int64_t s = 0; s < n; ++s)
-      if (failed(phased->emitCompute(vec, list[s].extent, reg, read, compute, write)))
-        return failure();
+    if (failed(rows({&vec}, [&](int64_t s) {
+          return phased->emitCompute(vec, list[s].extent, reg, read, compute, write);
+        })))
+      return failure();
     if (vectorProblem)
       return computeStage->emitError(*vectorProblem)
              << ": unaligned vector accesses are not lowered";
