@@ -24,10 +24,12 @@
 // The schedule's parts divide the row into whole rotations of the slots,
 // so every phase starts at the first slot and a part's slot is its index
 // modulo the depth; runs of parts are counted loops over periods of the
-// rotation (only the global addresses step). Rows go one after another
-// (a tile per row: a row this long has no neighbours in a slot); the
-// sub-cores' parts are interleaved on the DMA so every core's sub-cores
-// stream together.
+// rotation (only the global addresses step, by the part). Rows go one
+// after another (a tile per row: a row this long has no neighbours in a
+// slot), rows alike but for where they start as one loop around a row's
+// code (the global addresses step by the row), so code size grows with
+// neither the rows nor the parts; the sub-cores' parts are interleaved on
+// the DMA so every core's sub-cores stream together.
 //
 // On two scratchpad levels (`deep`) the outer DMA fills the outer slots
 // part by part as above, the tile DMA copies each part between the levels,
