@@ -17,6 +17,24 @@ using namespace ktflow;
 using namespace ktflow::lower;
 using namespace ktflow::lower::detail;
 
+LogicalResult GroupLowering::addDmaTableRows(ktunit::ProgramBuilder &dma) {
+  for (int64_t c : coreIds) {
+    std::vector<int64_t> row;
+    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
+      auto offset = gridOffset(t, c);
+      if (failed(offset))
+        return failure();
+      row.push_back(*offset);
+    }
+    for (int64_t j = 0; j < int64_t(tiles.size()); ++j)
+      row.push_back(ldInstances[c][j]);
+    for (int64_t j = 0; j < int64_t(tiles.size()); ++j)
+      row.push_back(stInstances[c][j]);
+    dma.addTableRow(row);
+  }
+  return success();
+}
+
 LogicalResult GroupLowering::emit(unsigned groupIndex) {
   // Checked here, not in collect(): a lowering of every core only probes
   // for classes of cores (coreClasses()) when some grid tiles are masked,
@@ -57,20 +75,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
   ktunit::ProgramBuilder &dma = *dmaProgram;
   // Further columns: the per-core starts of over-fetched loads.
   InstanceTable overFetchStarts(coreIds.size(), columns);
-  for (int64_t c : coreIds) {
-    std::vector<int64_t> row;
-    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
-      auto offset = gridOffset(t, c);
-      if (failed(offset))
-        return failure();
-      row.push_back(*offset);
-    }
-    for (int64_t j = 0; j < nsub; ++j)
-      row.push_back(ldInstances[c][j]);
-    for (int64_t j = 0; j < nsub; ++j)
-      row.push_back(stInstances[c][j]);
-    dma.addTableRow(row);
-  }
+  if (failed(addDmaTableRows(dma)))
+    return failure();
   auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
   auto ldPeer = [&](int64_t j) {
     return dc::ProgramBuilder::node(

@@ -282,6 +282,9 @@ private:
                                 llvm::function_ref<void(int64_t)> store);
   /// A whole-slot copy between two scratchpad levels, cut to the tile
   /// DMA's largest access.
+  /// One DMA table row per core: each transfer's grid offset (loads, then
+  /// stores), then the core's load-unit and store-unit instances.
+  LogicalResult addDmaTableRows(ktunit::ProgramBuilder &dma);
   void copyBetweenLevels(ktunit::ProgramBuilder &b, dc::Address dst, dc::Address src,
                          Bytes bytes);
   /// Emits the compute body for one vector step (inputs already in their

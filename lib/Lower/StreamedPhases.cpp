@@ -192,20 +192,8 @@ LogicalResult GroupLowering::emitStreamed() {
   std::unique_ptr<ktunit::ProgramBuilder> dmaProgram =
       makeProgram("dma", dmaUnit, dmaInstances, nTransfers + 2 * nsub);
   ktunit::ProgramBuilder &dma = *dmaProgram;
-  for (int64_t c : coreIds) {
-    std::vector<int64_t> row;
-    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
-      auto offset = gridOffset(t, c);
-      if (failed(offset))
-        return failure();
-      row.push_back(*offset);
-    }
-    for (int64_t j = 0; j < nsub; ++j)
-      row.push_back(ldInstances[c][j]);
-    for (int64_t j = 0; j < nsub; ++j)
-      row.push_back(stInstances[c][j]);
-    dma.addTableRow(row);
-  }
+  if (failed(addDmaTableRows(dma)))
+    return failure();
   auto nearest = [](StringRef unit) { return dc::ProgramBuilder::node(unit); };
   int64_t inDepth = std::numeric_limits<int64_t>::max(), outDepth = inDepth;
   for (const Transfer &t : loads)
