@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::lower;
@@ -565,7 +567,32 @@ FailureOr<SmallVector<GroupLowering::CoreClass>> GroupLowering::coreClasses() {
       return outer->emitError("a class of grid tiles names a tile outside the grid");
     result.push_back(std::move(cls));
   }
-  return result;
+  // Grid tiles whose distributed transfers touch other partitions, or
+  // split at other places, need other copies: one SPMD DMA program cannot
+  // serve them together, so they are lowered apart. Two levels' outer DMA
+  // copies for each core on its own (servedCore) and needs no split.
+  if (!hasDistributed() || twoLevel)
+    return result;
+  SmallVector<CoreClass> split;
+  for (const CoreClass &cls : result) {
+    std::map<std::vector<std::vector<int64_t>>, size_t> byPieces;
+    for (int64_t c : cls.cores) {
+      std::vector<std::vector<int64_t>> key;
+      for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+        if (isDistributed(t))
+          for (const PartitionPiece &piece : partitionPieces(t, c, nullptr)) {
+            std::vector<int64_t> entry = {piece.partition};
+            entry.insert(entry.end(), piece.start.begin(), piece.start.end());
+            entry.insert(entry.end(), piece.extent.begin(), piece.extent.end());
+            key.push_back(entry);
+          }
+      auto [it, added] = byPieces.try_emplace(key, split.size());
+      if (added)
+        split.push_back(CoreClass{{}, cls.space, cls.shares, cls.firstTile});
+      split[it->second].cores.push_back(c);
+    }
+  }
+  return split;
 }
 
 LogicalResult GroupLowering::markHoistedLoads() {

@@ -95,6 +95,8 @@ dc::Address GroupLowering::slotAddress(const Transfer &t, int64_t j, int64_t til
 void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
                            std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
                            dc::Address local, bool isLoad, InstanceTable *perCore) {
+  if (isDistributed(t))
+    return copyPieces(dma, t, tile, local, isLoad, perCore);
   dc::Address global = dc::ProgramBuilder::symbolAddress(
       symbol, gridBytes + toBytes(Elements(tileElementOffset(t, tile)), t.esize));
   if (column)

@@ -146,7 +146,7 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       periodLater = rollingPeriod ? &tiles[j][m + rollingPeriod] : nullptr;
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], loads.size() + i, Bytes(0), tiles[j][m],
-                 slotAddress(t, j, m), false);
+                 slotAddress(t, j, m), false, &overFetchStarts);
       dma.release(outputs[j], Side::consumer);
       closeTileGuard(dma, guarded);
     }

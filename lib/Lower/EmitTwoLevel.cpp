@@ -125,9 +125,11 @@ LogicalResult GroupLowering::emitTwoLevel() {
       bool guarded = guard(dma, dmaTable, c, s);
       dma.acquire(outerInputs[c], Side::producer);
       periodLater = rollingPeriod ? &list[s + rollingPeriod] : nullptr;
+      servedCore = c;
       for (auto [i, t] : llvm::enumerate(loads))
         copyTile(dma, t, loadSymbols[i], std::nullopt, Bytes(loadOffsets[c][i]), list[s],
                  outerSlot(t, c, s), true);
+      servedCore = -1;
       dma.release(outerInputs[c], Side::producer);
       closeTileGuard(dma, guarded);
     }
@@ -138,9 +140,11 @@ LogicalResult GroupLowering::emitTwoLevel() {
       bool guarded = guard(dma, dmaTable, c, m);
       dma.acquire(outerOutputs[c], Side::consumer);
       periodLater = rollingPeriod ? &list[m + rollingPeriod] : nullptr;
+      servedCore = c;
       for (auto [i, t] : llvm::enumerate(stores))
         copyTile(dma, t, storeSymbols[i], std::nullopt, Bytes(storeOffsets[c][i]), list[m],
                  outerSlot(t, c, m), false);
+      servedCore = -1;
       dma.release(outerOutputs[c], Side::consumer);
       closeTileGuard(dma, guarded);
     }

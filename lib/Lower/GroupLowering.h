@@ -105,6 +105,21 @@ struct Transfer {
   bool hoisted = false;
 };
 
+/// Whether `t` is through a distributed view (its tensor has `partitions`):
+/// each tile is copied piece by piece (DistributedCopy.cpp).
+inline bool isDistributed(const Transfer &t) { return t.tensor.getPartitions().has_value(); }
+
+/// The part of a tile of a distributed view that one partition holds: its
+/// start relative to the tile's first coordinate and its extent, per
+/// tensor dimension.
+struct PartitionPiece {
+  int64_t partition = 0;
+  SmallVector<int64_t> start, extent;
+  bool operator==(const PartitionPiece &o) const {
+    return partition == o.partition && start == o.start && extent == o.extent;
+  }
+};
+
 /// How the compute unit realigns one tile of dense rows (RowRealign.cpp):
 /// row r's vector k starts `lead + r * rowBytes + k * vectorBytes` bytes
 /// into the aligned vectors the load unit pushes from `pushBase` on.
@@ -336,6 +351,23 @@ private:
   void copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uint32_t symbol,
                 std::optional<uint32_t> column, Bytes gridBytes, const Tile &tile,
                 dc::Address local, bool isLoad, InstanceTable *perCore = nullptr);
+  /// The pieces of grid tile `linear`'s tile `tile` (its whole tile when
+  /// null) of distributed transfer `t`, in partition order.
+  SmallVector<PartitionPiece> partitionPieces(const Transfer &t, int64_t linear,
+                                              const Tile *tile) const;
+  /// copyTile for a distributed transfer: one copy per piece the tile
+  /// touches, each from its partition's symbol at the piece's local offset
+  /// (per core from `perCore`, or on `servedCore` alone).
+  void copyPieces(ktunit::ProgramBuilder &dma, const Transfer &t, const Tile &tile,
+                  dc::Address local, bool isLoad, InstanceTable *perCore);
+  /// Whether any transfer of the group is through a distributed view.
+  bool hasDistributed() const {
+    return llvm::any_of(llvm::concat<const Transfer>(loads, stores),
+                        [](const Transfer &t) { return isDistributed(t); });
+  }
+  /// The grid tile the two-level outer DMA is copying for (it serves each
+  /// core on its own), or -1: copyPieces then serves `coreIds`.
+  int64_t servedCore = -1;
   /// How a program visits items 0..n-1 (tiles, or the DMA's steps): those
   /// in [first, first + repeat * period) as `repeat` iterations of a loop
   /// over `period` items, the others one by one. A period is a whole number

@@ -43,7 +43,9 @@ LogicalResult GroupLowering::visitTiles(ArrayRef<ktunit::ProgramBuilder *> progr
 }
 
 std::pair<int64_t, int64_t> GroupLowering::alikeTiles(int64_t j) const {
-  if (llvm::any_of(loads, [](const Transfer &t) { return t.overFetch; }))
+  // An over-fetched load's lead and a distributed view's pieces differ
+  // per tile.
+  if (llvm::any_of(loads, [](const Transfer &t) { return t.overFetch; }) || hasDistributed())
     return {0, 0};
   const std::vector<Tile> &list = tiles[j];
   int64_t n = int64_t(list.size()) - 1; // the last tile stays out

@@ -155,7 +155,7 @@ TensorOp flatTensor(KernelOp kernel, TensorOp tensor) {
   return TensorOp::create(b, tensor.getLoc(), name, tensor.getArg(), tensor.getOffset(),
                           tensor.getElementType(), b.getDenseI64ArrayAttr({extent}),
                           b.getDenseI64ArrayAttr({1}), b.getDenseI64ArrayAttr({0}),
-                          DenseI64ArrayAttr());
+                          DenseI64ArrayAttr(), ArrayAttr());
 }
 
 /// Iterations of the group's loop on every grid tile, if they are equal.
@@ -188,6 +188,10 @@ LogicalResult flattenGroup(KernelOp kernel, GroupOp group) {
   ArrayRef<int64_t> space = group.getSpace();
   int64_t rank = space.size();
   if (!group.getReduceDims().empty() || rank == 0)
+    return success();
+  // A distributed view's tensor is its partitions' pieces, which a flat
+  // view of the first partition would not address.
+  if (touchesDistributed(group))
     return success();
   StageOp compute = computeStage(group);
   std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;

@@ -151,7 +151,49 @@ LogicalResult KernelBuilder::buildTensors(KernelOp kernel) {
     auto tensor = TensorOp::create(builder, 
         view.getLoc(), name, arg.getArgNumber(), offset, view.getElementType(),
         valid, view.getStaticStrides(), box.lower,
-        valid == sizes ? DenseI64ArrayAttr() : builder.getDenseI64ArrayAttr(sizes));
+        valid == sizes ? DenseI64ArrayAttr() : builder.getDenseI64ArrayAttr(sizes), ArrayAttr());
+    tensorOf[view] = tensor.getSymNameAttr();
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  // A distributed view (ktir.md §5.3) is a tensor over the box of its
+  // partitions' union that names them; ktsched-resolve-partitions checks
+  // them and resolves which partitions each grid tile's transfers touch.
+  unsigned distributed = 0;
+  result = func.walk([&](ktdp::ConstructDistributedMemoryViewOp view) {
+    SmallVector<Attribute> parts;
+    SmallVector<int64_t> lower, upper;
+    TensorOp first;
+    for (Value partition : view.getPartitions()) {
+      Operation *def = partition.getDefiningOp();
+      if (!def || !tensorOf.count(def))
+        return view.emitError("a partition of a distributed view must be a "
+                              "ktdp.construct_memory_view"),
+               WalkResult::interrupt();
+      auto tensor = cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensorOf[def]));
+      if (!first)
+        first = tensor;
+      parts.push_back(FlatSymbolRefAttr::get(tensorOf[def]));
+      for (size_t d = 0; d < tensor.getShape().size(); ++d) {
+        int64_t lo = tensor.getLowerCorner()[d], hi = lo + tensor.getShape()[d];
+        if (lower.size() <= d) {
+          lower.push_back(lo);
+          upper.push_back(hi);
+        }
+        lower[d] = std::min(lower[d], lo);
+        upper[d] = std::max(upper[d], hi);
+      }
+    }
+    if (!first)
+      return view.emitError("a distributed view without partitions"), WalkResult::interrupt();
+    SmallVector<int64_t> shape;
+    for (size_t d = 0; d < lower.size(); ++d)
+      shape.push_back(upper[d] - lower[d]);
+    auto tensor = TensorOp::create(
+        builder, view.getLoc(), "dist" + std::to_string(distributed++), first.getArg(),
+        first.getOffset(), first.getElementType(), shape, first.getStrides(), lower,
+        DenseI64ArrayAttr(), builder.getArrayAttr(parts));
     tensorOf[view] = tensor.getSymNameAttr();
     return WalkResult::advance();
   });
@@ -221,7 +263,7 @@ FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
     result = addInput(scalar, arg.getType());
   } else if (auto load = dyn_cast_or_null<ktdp::LoadOp>(def)) {
     auto tile = load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
-    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    auto view = tile.getBase().getDefiningOp();
     Value iv = loopIv && tile->getParentOfType<scf::ForOp>() ? loopIv : Value();
     FailureOr<AffineMap> origin = tileOrigin(tile, iv);
     if (failed(origin))
@@ -388,7 +430,7 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   OpBuilder sb(body, body->end());
   for (auto [i, store] : llvm::enumerate(stores)) {
     auto tile = store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
-    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    auto view = tile.getBase().getDefiningOp();
     FailureOr<AffineMap> origin = tileOrigin(tile, loop ? loopIv : Value());
     if (failed(origin))
       return failure();
@@ -446,7 +488,7 @@ LogicalResult KernelBuilder::buildContraction(StringRef name, ktdp::StoreOp stor
   MLIRContext *ctx = func.getContext();
   auto transfer = [&](ktdp::ConstructAccessTileOp tile,
                       ArrayRef<int64_t> shape) -> FailureOr<DictionaryAttr> {
-    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    auto view = tile.getBase().getDefiningOp();
     FailureOr<AffineMap> origin = tileOrigin(tile, Value());
     if (failed(origin))
       return failure();
@@ -573,7 +615,7 @@ DictionaryAttr KernelBuilder::transferAttr(Operation *view, AffineMap origin,
 }
 
 FailureOr<DictionaryAttr> KernelBuilder::wholeTileTransfer(ktdp::ConstructAccessTileOp tile) {
-  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  auto view = tile.getBase().getDefiningOp();
   FailureOr<AffineMap> origin = tileOrigin(tile, Value());
   if (failed(origin))
     return failure();
@@ -648,7 +690,7 @@ LogicalResult KernelBuilder::buildGather(StringRef name, ktdp::StoreOp store,
   SmallVector<AffineExpr> srcOrigin = {getAffineConstantExpr(0, ctx)};
   for (unsigned d = 1; d < tile.getNumSubscripts(); ++d)
     srcOrigin.push_back(at(d));
-  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  auto view = tile.getBase().getDefiningOp();
   auto indexView = tile.getIndexViewForDim(0).getDefiningOp<ktdp::ConstructMemoryViewOp>();
   DictionaryAttr table =
       transferAttr(view, AffineMap::get(kOriginDims, 0, srcOrigin, ctx), box.getExtents());
@@ -740,8 +782,7 @@ LogicalResult KernelBuilder::checkNoLoadAfterStore() {
   auto kernel = cast<KernelOp>(builder.getInsertionBlock()->getParentOp());
   auto argOf = [&](Value tileValue) -> std::optional<int64_t> {
     auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-    auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-                     : ktdp::ConstructMemoryViewOp();
+    Operation *view = tile ? tile.getBase().getDefiningOp() : nullptr;
     if (!view || !tensorOf.count(view))
       return std::nullopt;
     return cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensorOf[view])).getArg();

@@ -3,7 +3,8 @@
 // The scheduler in the order of DESIGN.md: specialization on the launch
 // values, conditions every grid tile takes alike folded, round trips
 // through the program's own scratchpad forwarded, loops absorbed
-// into wider blocks, input check, compute groups, initial pipeline,
+// into wider blocks, input check, compute groups, distributed views' partition pieces,
+// initial pipeline,
 // granule-aligned blocks of rows per grid tile, flattening of dense rows
 // that are not whole vectors, path expansion, nesting, buffering, grid-tile
 // merge, instance split, tile selection, an optional plan replay, grid-tile
@@ -29,6 +30,7 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
   pm.addPass(createAbsorbContraction());
   pm.addPass(createCheckInput());
   pm.addPass(createFormComputeGroups());
+  pm.addPass(createResolvePartitions());
   pm.addPass(createBuildInitialPipeline({options.arch}));
   pm.addPass(createAlignGridBlocks({options.arch}));
   pm.addPass(createFlattenRows());

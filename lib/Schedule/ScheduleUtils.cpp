@@ -126,6 +126,10 @@ StringRef ktflow::ktsched::bufferTensorName(BufferOp buffer) {
 }
 
 Elements ktflow::ktsched::tensorDataEnd(TensorOp tensor) {
+  // A distributed view's own fields address nothing: its partitions'
+  // tensors say where their data ends.
+  if (tensor.getPartitions())
+    return Elements(0);
   ArrayRef<int64_t> sizes = tensor.getViewSizes().value_or(tensor.getShape());
   int64_t last = tensor.getOffset();
   for (auto [size, stride] : llvm::zip(sizes, tensor.getStrides()))

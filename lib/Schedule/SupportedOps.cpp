@@ -53,6 +53,7 @@ static const OpSupport kSupportedOps[] = {
     {"arith.index_castui", OpRole::Index, ""},
     {"ktdp.runtime_arg_extract", OpRole::Index, ""},
     {"ktdp.construct_memory_view", OpRole::View, ""},
+    {"ktdp.construct_distributed_memory_view", OpRole::View, ""},
     {"ktdp.construct_access_tile", OpRole::View, ""},
     {"ktdp.construct_indirect_access_tile", OpRole::View, ""},
     {"ktdp.region_terminator", OpRole::Structure, ""},
@@ -126,7 +127,6 @@ static const std::pair<StringLiteral, StringLiteral> kMissing[] = {
     {"linalg.batch_matmul", "matrix-unit scheduling"},
     {"linalg.transpose", "transposing transfers"},
     {"linalg.generic", "generic bodies"},
-    {"ktdp.construct_distributed_memory_view", "transfers over distributed views"},
     {"ktdp.inter_tile_produce", "experimental inter-tile communication"},
     {"ktdp.inter_tile_reduce", "experimental inter-tile communication"},
     {"ktdp.inter_tile_consume", "experimental inter-tile communication"},
@@ -331,10 +331,13 @@ static LogicalResult checkAccessTile(ktdp::ConstructAccessTileOp tile) {
   if (points != boxPoints)
     return tile.emitError("'ktdp.construct_access_tile' with a non-rectangular set not "
                           "supported: transfers of tiles with holes are missing");
-  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
-  if (!view)
+  // A distributed view's transfers are one copy per partition piece
+  // (ktsched-resolve-partitions checks its partitions).
+  if (!tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>() &&
+      !tile.getBase().getDefiningOp<ktdp::ConstructDistributedMemoryViewOp>())
     return tile.emitError("'ktdp.construct_access_tile' base is not a "
-                          "ktdp.construct_memory_view: only plain views are supported");
+                          "ktdp.construct_memory_view: only plain and distributed views are "
+                          "supported");
   return success();
 }
 

@@ -86,12 +86,20 @@ def KTSched_TensorOp : KTSched_Op<"tensor", [Symbol,
     is the view's sizes cut to its coordinate set's box (points outside it
     are masked, §5.2); where the set is narrower, `view_sizes` keeps the
     sizes, which say how far the view's data reaches in memory.
+
+    A distributed view (ktir.md §5.3) is a tensor with `partitions`: the
+    tensors of its partition views, in operand order. Its `shape` and
+    `lower_corner` are the box of their union (global coordinates); `arg`,
+    `offset` and `strides` are the first partition's and address nothing
+    on their own: each transfer through it is one copy per partition piece
+    a tile touches (ktsched-resolve-partitions, lib/Lower/DistributedCopy.cpp).
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$arg, I64Attr:$offset,
                        TypeAttr:$element_type, DenseI64ArrayAttr:$shape,
                        DenseI64ArrayAttr:$strides,
                        DenseI64ArrayAttr:$lower_corner,
-                       OptionalAttr<DenseI64ArrayAttr>:$view_sizes);
+                       OptionalAttr<DenseI64ArrayAttr>:$view_sizes,
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$partitions);
   let assemblyFormat = "$sym_name attr-dict";
 }
 

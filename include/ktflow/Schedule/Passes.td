@@ -114,6 +114,18 @@ def FormComputeGroups : Pass<"ktsched-form-groups", "::mlir::ModuleOp"> {
   let dependentDialects = ["::ktflow::ktsched::KTSchedDialect"];
 }
 
+def ResolvePartitions : Pass<"ktsched-resolve-partitions", "::mlir::ModuleOp"> {
+  let summary = "Check each distributed view's partitions and record the pieces of its transfers";
+  let description = [{
+    For each ktsched.tensor with `partitions`: they must neither overlap nor
+    leave a hole in their union's box, and only compute groups' loads and
+    stores outside loops may use it. Records `pieces` on each such load
+    and store: per grid tile (linear id), the partitions its tile touches,
+    each as [partition, start0, size0, start1, size1, ...] relative to the
+    tile's origin.
+  }];
+}
+
 def BuildInitialPipeline : ArchPass<"ktsched-initial-pipeline"> {
   let summary = "load -> compute -> store over logical FIFOs, a vector per step";
   let options = archOptions;

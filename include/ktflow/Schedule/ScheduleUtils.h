@@ -39,6 +39,11 @@ PipelineOp outerPipeline(GroupOp group);
 /// argument's base), counting the points its coordinate set masks: they
 /// are data the kernel must not overwrite.
 Elements tensorDataEnd(TensorOp tensor);
+/// The partitions' tensors of a distributed view's tensor (none for a
+/// plain one), in operand order (ResolvePartitions.cpp).
+llvm::SmallVector<TensorOp> partitionTensors(TensorOp tensor);
+/// Whether any op under `root` names a distributed view's tensor.
+bool touchesDistributed(mlir::Operation *root);
 /// Every buffer op of a group, outer pipelines first.
 llvm::SmallVector<BufferOp> groupBuffers(GroupOp group);
 
