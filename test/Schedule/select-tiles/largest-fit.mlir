@@ -8,7 +8,7 @@
 // wide_row (one row of 65536 f16 = 128 KiB per buffer):
 //   sample: 15872 elements (31744 bytes, a multiple of 32 lanes and 64 B)
 //   spyre:  the whole row fits (2 corelets share 1622016 bytes)
-//   deep:   16384 elements (32 KiB: 4 copies fill the 128 KiB of L1)
+//   deep:   24576 elements (48 KiB: 4 copies fill the 192 KiB of L1)
 // RUN: ktflow-opt %S/../Inputs/big_rows.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_tiles | FileCheck %s --check-prefix=BIG-SAMPLE
 // RUN: ktflow-opt %S/../Inputs/big_rows.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_tiles | FileCheck %s --check-prefix=BIG-SPYRE
 // RUN: ktflow-opt %S/../Inputs/big_rows.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_tiles | FileCheck %s --check-prefix=BIG-DEEP
@@ -22,5 +22,5 @@
 // BIG-DEEP: tile = #ktsched.decision<array<i64: 6, 1024>, "heuristic">, tile_counts = array<i64: 342, 1>
 // WIDE-SAMPLE: tile = #ktsched.decision<array<i64: 1, 15872>, "heuristic">, tile_counts = array<i64: 1, 5>
 // WIDE-SPYRE: tile = #ktsched.decision<array<i64: 1, 65536>, "heuristic">, tile_counts = array<i64: 1, 1>
-// WIDE-DEEP: tile = #ktsched.decision<array<i64: 1, 16384>, "heuristic">, tile_counts = array<i64: 2, 4>
+// WIDE-DEEP: tile = #ktsched.decision<array<i64: 1, 24576>, "heuristic">, tile_counts = array<i64: 2, 3>
 // WHOLE: tile = #ktsched.decision<array<i64: 8, 256>, "heuristic">, tile_counts = array<i64: 1, 1>

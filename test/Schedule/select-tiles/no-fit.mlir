@@ -8,4 +8,4 @@
 // RUN: not ktflow-opt %S/../Inputs/wide_reduce.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_nest -ktsched-split -ktsched-select-tiles 2>&1 | FileCheck %s --check-prefix=DEEP
 // SAMPLE: error: no tile of group @g0 fits the scratchpad budget; smallest tile 1x262144: @spad: need 1048640 bytes, budget 126976;
 // SPYRE: error: no tile of group @g0 fits the scratchpad budget; smallest tile 1x262144: @lx: need 1048704 bytes, budget 811008;
-// DEEP: error: no tile of group @g0 fits the scratchpad budget; smallest tile 1x262144: @l2: need 1048608 bytes, budget 1032192; @l1: need 1048640 bytes, budget 131072;
+// DEEP: error: no tile of group @g0 fits the scratchpad budget; smallest tile 1x262144: @l2: need 1048608 bytes, budget 1032192; @l1: need 1048640 bytes, budget 196608;

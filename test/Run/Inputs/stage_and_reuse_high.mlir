@@ -1,7 +1,7 @@
 // Example 11 (examples/ktir/11_scratchpad_stage_and_reuse.mlir) with its
 // scratchpad regions moved from local elements 65536/65792 (bytes 131072 on)
-// to 4096/4352 (bytes 8192 on), which fit deep's 128 KiB L1. The original
-// addresses are past it: compile and interpreter both reject them there.
+// to 98304/98560 (bytes 196608 on): past deep's 192 KiB L1, inside spyre's
+// 2 MiB LX, so the capacity rule is what rejects it on deep.
 //
 // 11_scratchpad_stage_and_reuse.mlir
 //
@@ -36,8 +36,8 @@
 module {
   func.func @stage_in_scratchpad(%src: index, %dst: index) attributes {grid = [4]} {
     %c0 = arith.constant 0 : index
-    %local_v = arith.constant 4096 : index
-    %local_sq = arith.constant 4352 : index
+    %local_v = arith.constant 98304 : index
+    %local_sq = arith.constant 98560 : index
     %t = ktdp.get_compute_tile_id : index
 
     %src_mem = ktdp.construct_memory_view %src, sizes: [4, 256], strides: [256, 1] {
