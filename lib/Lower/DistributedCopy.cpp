@@ -11,9 +11,12 @@
 // the piece's start. The lowering of several cores at once is SPMD, so the
 // cores lowered together must cut their tiles alike (coreClasses()
 // separates grid tiles whose pieces differ); what differs between them is
-// where each piece starts, a column of the DMA program's table. The DMA's
-// access rules are checked as for any copy; over-fetched reads, dense rows
-// and rolled or streamed copies through a distributed view are diagnosed.
+// where each piece starts, a column of the DMA program's table. A core's
+// tiles cut into the same pieces, each stepping alike, roll into a loop
+// over periods as any alike tiles (TileLoops.cpp), each piece's address
+// stepping by its own loop term. The DMA's access rules are checked as for
+// any copy; over-fetched reads, dense rows and streamed copies through a
+// distributed view are diagnosed.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
@@ -63,14 +66,71 @@ SmallVector<PartitionPiece> GroupLowering::partitionPieces(const Transfer &t, in
   return pieces;
 }
 
+SmallVector<SmallVector<int64_t>> GroupLowering::pieceStarts(const Transfer &t,
+                                                             const Tile &a) const {
+  SmallVector<ks::TensorOp> partitions = ks::partitionTensors(t.tensor);
+  auto grid = ks::KernelOp(kernel).getGrid();
+  SmallVector<int64_t> cores =
+      servedCore >= 0 ? SmallVector<int64_t>{servedCore} : SmallVector<int64_t>(coreIds);
+  SmallVector<SmallVector<int64_t>> starts;
+  for (int64_t c : cores) {
+    SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
+    coords.push_back(loopLower.empty() ? 0 : loopLower[c]);
+    coords.resize(t.origin.getNumDims(), 0);
+    SmallVector<int64_t> origin = t.origin.compose(coords);
+    SmallVector<int64_t> bytes;
+    for (const PartitionPiece &piece : partitionPieces(t, c, &a)) {
+      ks::TensorOp part = partitions[piece.partition];
+      // Local coordinate = global coordinate minus the partition's lower
+      // corner, at the partition's own strides and offset.
+      int64_t elements = part.getOffset();
+      for (size_t i = 0; i < origin.size(); ++i) {
+        int64_t d = i < t.dims.size() ? t.dims[i] : -1;
+        int64_t at = origin[i] + (d >= 0 ? a.origin[d] : 0) + piece.start[i];
+        elements += (at - part.getLowerCorner()[i]) * part.getStrides()[i];
+      }
+      bytes.push_back(toBytes(Elements(elements), t.esize).count());
+    }
+    starts.push_back(std::move(bytes));
+  }
+  return starts;
+}
+
+std::optional<SmallVector<int64_t>> GroupLowering::pieceSteps(const Transfer &t, const Tile &a,
+                                                              const Tile &b) const {
+  SmallVector<int64_t> cores =
+      servedCore >= 0 ? SmallVector<int64_t>{servedCore} : SmallVector<int64_t>(coreIds);
+  SmallVector<int64_t> result;
+  SmallVector<PartitionPiece> first;
+  for (int64_t c : cores) {
+    SmallVector<PartitionPiece> pa = partitionPieces(t, c, &a), pb = partitionPieces(t, c, &b);
+    if (pa != pb || (c != cores.front() && pa != first))
+      return std::nullopt;
+    if (c == cores.front())
+      first = pa;
+  }
+  SmallVector<SmallVector<int64_t>> from = pieceStarts(t, a), to = pieceStarts(t, b);
+  for (size_t k = 0; k < first.size(); ++k) {
+    int64_t step = to.front()[k] - from.front()[k];
+    for (size_t ci = 0; ci < from.size(); ++ci)
+      if (to[ci][k] - from[ci][k] != step)
+        return std::nullopt;
+    result.push_back(first[k].partition);
+    result.append(first[k].start.begin(), first[k].start.end());
+    result.append(first[k].extent.begin(), first[k].extent.end());
+    result.push_back(step);
+  }
+  return result;
+}
+
 void GroupLowering::copyPieces(ktunit::ProgramBuilder &dma, const Transfer &t, const Tile &tile,
                                dc::Address local, bool isLoad, InstanceTable *perCore) {
   auto problem = [&](const std::string &why) {
     if (!dmaProblem)
       dmaProblem = {t.tensor.getOperation(), "a copy through a distributed view " + why};
   };
-  if (t.denseRows || t.overFetch || periodLater || partLater)
-    return problem("of dense, over-fetched, rolled or streamed rows");
+  if (t.denseRows || t.overFetch || partLater)
+    return problem("of dense, over-fetched or streamed rows");
   SmallVector<int64_t> cores =
       servedCore >= 0 ? SmallVector<int64_t>{servedCore} : SmallVector<int64_t>(coreIds);
   SmallVector<SmallVector<PartitionPiece>> perCorePieces;
@@ -81,32 +141,21 @@ void GroupLowering::copyPieces(ktunit::ProgramBuilder &dma, const Transfer &t, c
   SmallVector<ks::TensorOp> partitions = ks::partitionTensors(t.tensor);
   SmallVector<int64_t> pitch = bufferPitch(t);
   const arch::AccessRule *rule = globalDmaRule();
+  SmallVector<SmallVector<int64_t>> starts = pieceStarts(t, tile);
+  // Inside a loop over periods of alike tiles (alikeTiles checked that
+  // the pieces step alike): each piece steps to where it is a period on.
+  std::optional<SmallVector<SmallVector<int64_t>>> later;
+  if (periodLater)
+    later = pieceStarts(t, *periodLater);
   for (auto [k, piece] : llvm::enumerate(perCorePieces.front())) {
     ks::TensorOp part = partitions[piece.partition];
     Transfer pt = t;
     pt.tensor = part;
     pt.arg = part.getArg();
     uint32_t symbol = symbolOf(pt, !isLoad);
-    // Where the piece starts in its partition, per core (elements from the
-    // partition's argument: local coordinate = global minus its lower
-    // corner).
-    auto strides = part.getStrides();
     std::vector<int64_t> bases;
-    for (int64_t c : cores) {
-      auto grid = kernel.getGrid();
-      SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1],
-                                     c / (grid[0] * grid[1])};
-      coords.push_back(loopLower.empty() ? 0 : loopLower[c]);
-      coords.resize(t.origin.getNumDims(), 0);
-      SmallVector<int64_t> origin = t.origin.compose(coords);
-      int64_t elements = part.getOffset();
-      for (size_t i = 0; i < origin.size(); ++i) {
-        int64_t d = i < t.dims.size() ? t.dims[i] : -1;
-        int64_t at = origin[i] + (d >= 0 ? tile.origin[d] : 0) + piece.start[i];
-        elements += (at - part.getLowerCorner()[i]) * strides[i];
-      }
-      bases.push_back(toBytes(Elements(elements), t.esize).count());
-    }
+    for (const SmallVector<int64_t> &core : starts)
+      bases.push_back(core[k]);
     dc::Address global = dc::ProgramBuilder::symbolAddress(symbol, Bytes(0));
     if (perCore)
       perCore->addTo(global, bases);
@@ -114,10 +163,19 @@ void GroupLowering::copyPieces(ktunit::ProgramBuilder &dma, const Transfer &t, c
       global.offset = Bytes(bases.front());
     else
       return problem("without a start for every core");
+    if (later) {
+      Bytes stride((*later).front()[k] - bases.front());
+      global.terms.push_back({ktunit::ProgramBuilder::kLoopAround, stride, 0});
+      if (rule && !rule->allowsAddress(stride))
+        problem("of tiles " + std::to_string(stride.count()) +
+                " bytes apart, which is not aligned to the DMA's " +
+                std::to_string(rule->alignment.count()) + " bytes");
+    }
     dc::Address slot = local;
     for (size_t i = 0; i < piece.start.size(); ++i)
       slot.offset = slot.offset + Bytes(pitch[i] * piece.start[i]);
     SmallVector<dc::CopyDim> dims;
+    auto strides = part.getStrides();
     for (size_t i = 0; i + 1 < piece.extent.size(); ++i) {
       if (piece.extent[i] == 1)
         continue;

@@ -360,6 +360,14 @@ private:
   /// (per core from `perCore`, or on `servedCore` alone).
   void copyPieces(ktunit::ProgramBuilder &dma, const Transfer &t, const Tile &tile,
                   dc::Address local, bool isLoad, InstanceTable *perCore);
+  /// Where each piece of tile `a` of distributed transfer `t` starts, in
+  /// bytes of its partition, per core served (`servedCore`, else coreIds).
+  SmallVector<SmallVector<int64_t>> pieceStarts(const Transfer &t, const Tile &a) const;
+  /// The structure of `a`'s pieces and their byte steps to tile `b`, when
+  /// `b` is cut alike on every core and each piece steps alike on all of
+  /// them (tiles that a loop over periods may roll); none otherwise.
+  std::optional<SmallVector<int64_t>> pieceSteps(const Transfer &t, const Tile &a,
+                                                 const Tile &b) const;
   /// Whether any transfer of the group is through a distributed view.
   bool hasDistributed() const {
     return llvm::any_of(llvm::concat<const Transfer>(loads, stores),

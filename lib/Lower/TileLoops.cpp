@@ -43,16 +43,28 @@ LogicalResult GroupLowering::visitTiles(ArrayRef<ktunit::ProgramBuilder *> progr
 }
 
 std::pair<int64_t, int64_t> GroupLowering::alikeTiles(int64_t j) const {
-  // An over-fetched load's lead and a distributed view's pieces differ
-  // per tile.
-  if (llvm::any_of(loads, [](const Transfer &t) { return t.overFetch; }) || hasDistributed())
+  // An over-fetched load's lead differs per tile.
+  if (llvm::any_of(loads, [](const Transfer &t) { return t.overFetch; }))
     return {0, 0};
   const std::vector<Tile> &list = tiles[j];
   int64_t n = int64_t(list.size()) - 1; // the last tile stays out
   auto steps = [&](int64_t k) {
     SmallVector<int64_t, 8> d;
-    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
-      d.push_back(tileElementOffset(t, list[k + 1]) - tileElementOffset(t, list[k]));
+    for (const Transfer &t : llvm::concat<const Transfer>(loads, stores)) {
+      if (!isDistributed(t)) {
+        d.push_back(tileElementOffset(t, list[k + 1]) - tileElementOffset(t, list[k]));
+        continue;
+      }
+      // A distributed view's tiles are alike where they are cut into the
+      // same pieces and each piece steps alike on every core; a tile whose
+      // pieces change ends the run (its step is unlike any other).
+      std::optional<SmallVector<int64_t>> pieces = pieceSteps(t, list[k], list[k + 1]);
+      if (!pieces) {
+        d.append({std::numeric_limits<int64_t>::min(), k});
+        continue;
+      }
+      d.append(pieces->begin(), pieces->end());
+    }
     return d;
   };
   int64_t bestA = 0, bestB = 0;
