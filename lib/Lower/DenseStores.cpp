@@ -22,12 +22,16 @@
 // fixed f and c. The store unit pops the packed vectors into consecutive
 // vectors of each slot. Dense loads beside them are realigned as in a
 // reduction (RowRealign.cpp) in the same step order; row operands and
-// scalars are pushed per step.
+// scalars are pushed per step. Column operands (one value per row) are
+// held a vector of rows at a time as beside any rows: the rows go in
+// blocks of a vector's worth, each block's values pushed and received at
+// its start, one broadcast per row; P divides the vector width, so each
+// block is whole periods and the shifts stay those of its rows.
 //
 // Lowered: element-wise groups of a two-dimensional space on one
-// scratchpad level, without column operands, whose stores are all dense
-// and of the group's element size and whose loads with rows are dense;
-// anything else is diagnosed.
+// scratchpad level whose stores are all dense and of the group's element
+// size and whose loads with rows are dense or column operands; anything
+// else is diagnosed.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
@@ -46,8 +50,6 @@ LogicalResult GroupLowering::checkDenseStores(const Tile &tile) {
   if (twoLevel || reduction || phased || space.size() != 2)
     return notLowered(first, "outside an element-wise group of two dimensions on one "
                              "scratchpad level");
-  if (!columnLoadIndices().empty())
-    return notLowered(first, "beside a column operand");
   int64_t rowDim = (int64_t)space.size() - 2, last = rowDim + 1;
   for (const Transfer &t : stores) {
     if (!t.denseRows)
@@ -62,7 +64,7 @@ LogicalResult GroupLowering::checkDenseStores(const Tile &tile) {
       return notLowered(t, "of a type other than the group's vector steps'");
   }
   for (const Transfer &t : loads)
-    if (llvm::is_contained(t.dims, rowDim) && !t.denseRows)
+    if (llvm::is_contained(t.dims, rowDim) && !t.denseRows && !isColumnLoad(t))
       return notLowered(first, "beside @" + t.tensor.getSymName() +
                                    ", which has rows but not dense ones");
   if (hasDenseLoads()) {
@@ -84,17 +86,21 @@ int64_t GroupLowering::denseStorePeriod(const Tile &tile) const {
   return vectorWidth / std::gcd(tile.extent.back() % vectorWidth, vectorWidth);
 }
 
-void GroupLowering::walkDenseSteps(
+LogicalResult GroupLowering::walkDenseSteps(
     ktunit::ProgramBuilder &b, const Tile &tile, int64_t period,
-    llvm::function_ref<void(const SpacePosition &, int64_t, int64_t)> visit) {
+    llvm::function_ref<void(const SpacePosition &, int64_t, int64_t)> visit,
+    const ReductionNest::HeldRows *held) {
   int64_t rowDim = (int64_t)space.size() - 2, last = rowDim + 1;
   int64_t vectors = vectorsPerRow(tile);
   int64_t lastLanes = tile.extent[last] - (vectors - 1) * vectorWidth;
   uint32_t depth = 0;
   SpacePosition pos(space.size());
-  auto visitRow = [&](int64_t row, int64_t phase) {
-    pos.constant[rowDim] = row;
+  // Row `base + row` of the tile, `phase` rows into its period.
+  auto visitRow = [&](int64_t base, int64_t row, int64_t phase) {
+    pos.constant[rowDim] = base + row;
     pos.constant[last] = 0;
+    if (held && held->row)
+      held->row();
     visit(pos, phase, vectors == 1 ? lastLanes : vectorWidth);
     if (vectors > 2) {
       pos.constant[last] = vectorWidth;
@@ -108,15 +114,44 @@ void GroupLowering::walkDenseSteps(
     }
     pos.constant[last] = 0;
   };
-  int64_t rows = tile.extent[rowDim], periods = rows / period, rest = rows % period;
-  if (periods > 0) {
-    bool opened = openNestLoop(b, depth, periods, rowDim, period, pos);
-    for (int64_t row = 0; row < period; ++row)
-      visitRow(row, row);
+  // `rows` rows from row `base`: a loop over whole periods, then the rest.
+  auto visitRows = [&](int64_t base, int64_t rows) {
+    int64_t periods = rows / period, rest = rows % period;
+    if (periods > 0) {
+      bool opened = openNestLoop(b, depth, periods, rowDim, period, pos);
+      for (int64_t row = 0; row < period; ++row)
+        visitRow(base, row, row);
+      closeNestLoop(b, depth, opened, rowDim, pos);
+    }
+    for (int64_t row = 0; row < rest; ++row)
+      visitRow(base, periods * period + row, row);
+    pos.constant[rowDim] = base;
+  };
+  int64_t rows = tile.extent[rowDim];
+  if (!held) {
+    visitRows(0, rows);
+    return success();
+  }
+  // Held column operands: blocks of a vector's worth of rows, each one's
+  // values fetched at its start (a whole number of periods: the period
+  // divides the vector width).
+  int64_t blocks = rows / vectorWidth, rest = rows % vectorWidth;
+  if (blocks > 0) {
+    bool opened = openNestLoop(b, depth, blocks, rowDim, vectorWidth, pos);
+    pos.constant[rowDim] = 0;
+    if (failed(held->block(pos, vectorWidth)))
+      return failure();
+    visitRows(0, vectorWidth);
     closeNestLoop(b, depth, opened, rowDim, pos);
   }
-  for (int64_t row = 0; row < rest; ++row)
-    visitRow(periods * period + row, row);
+  if (rest > 0) {
+    pos.constant[rowDim] = blocks * vectorWidth;
+    if (failed(held->block(pos, rest)))
+      return failure();
+    visitRows(blocks * vectorWidth, rest);
+  }
+  pos.constant[rowDim] = 0;
+  return success();
 }
 
 void GroupLowering::packDenseStep(ktunit::ProgramBuilder &vec, const Tile &tile, ktunit::Reg r,
@@ -153,21 +188,25 @@ void GroupLowering::flushDenseStores(ktunit::ProgramBuilder &vec, const Tile &ti
   }
 }
 
-void GroupLowering::pushDenseSteps(
+LogicalResult GroupLowering::pushDenseSteps(
     ktunit::ProgramBuilder &ld, const DenseRowTile *dense, const Tile &tile, int64_t j, int64_t k,
-    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther) {
+    llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
+    const ReductionNest::HeldRows *held) {
   if (dense)
     primeDenseLoads(ld, *dense, j, k);
-  walkDenseSteps(ld, tile, denseStorePeriod(tile),
-                 [&](const SpacePosition &pos, int64_t, int64_t) {
-                   if (dense) {
-                     pushDenseStep(ld, *dense, j, k, pos, pushOther, false);
-                     return;
-                   }
-                   for (const ComputeInput &in : computeInputs)
-                     if (!in.splat)
-                       pushOther(loads[in.loadIndex], pos);
-                 });
+  return walkDenseSteps(
+      ld, tile, denseStorePeriod(tile),
+      [&](const SpacePosition &pos, int64_t, int64_t) {
+        if (dense) {
+          pushDenseStep(ld, *dense, j, k, pos, pushOther, held != nullptr);
+          return;
+        }
+        // Column operands are pushed per block of rows (`held`).
+        for (const ComputeInput &in : computeInputs)
+          if (!in.splat && !(held && isColumnLoad(loads[in.loadIndex])))
+            pushOther(loads[in.loadIndex], pos);
+      },
+      held);
 }
 
 void GroupLowering::popDenseStores(ktunit::ProgramBuilder &st, const Tile &tile, int64_t j,

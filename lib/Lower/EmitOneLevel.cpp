@@ -364,11 +364,17 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         return success();
       };
       if (hasDenseStores()) {
-        pushDenseSteps(ld, dense ? &*dense : nullptr, tile, j, k,
-                       [&](const Transfer &t, const SpacePosition &pos) {
-                         bool broadcast;
-                         push(t, positionAddress(t, slotAddress(t, j, k), pos, broadcast));
-                       });
+        // Column operands a block of rows at a time, as beside any rows.
+        ReductionNest::HeldRows held;
+        held.block = pushColumnBlock;
+        if (failed(pushDenseSteps(ld, dense ? &*dense : nullptr, tile, j, k,
+                                  [&](const Transfer &t, const SpacePosition &pos) {
+                                    bool broadcast;
+                                    push(t, positionAddress(t, slotAddress(t, j, k), pos,
+                                                            broadcast));
+                                  },
+                                  columnLoads.empty() ? nullptr : &held)))
+          return failure();
       } else if (phased) {
         // Every phase drains the resident slot again (one acquire).
         phased->emitInputOrder(ld, tile.extent, [&](const SpacePosition &pos, ArrayRef<bool> args) {
@@ -485,7 +491,17 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
         if (dense)
           primeDenseRows(vec, *dense, denseHeld);
         LogicalResult emitted = success();
-        walkDenseSteps(vec, tile, denseStorePeriod(tile),
+        // Column operands: a block's values received at its start, one
+        // broadcast per row.
+        ReductionNest::HeldRows held;
+        auto block = [&](const SpacePosition &, int64_t rows) -> LogicalResult {
+          receiveHeldColumns(rows);
+          return success();
+        };
+        auto row = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
+        held.block = block;
+        held.row = row;
+        LogicalResult walked = walkDenseSteps(vec, tile, denseStorePeriod(tile),
                        [&](const SpacePosition &pos, int64_t phase, int64_t lanes) {
                          if (dense)
                            readDenseRows(vec, *dense, pos, reg, denseHeld, receiveInput);
@@ -498,8 +514,8 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                                });
                              })))
                            emitted = failure();
-                       });
-        if (failed(emitted))
+                       }, columnLoads.empty() ? nullptr : &held);
+        if (failed(walked) || failed(emitted))
           return failure();
         flushDenseStores(vec, tile, densePending, densePacked);
       } else if (phased) {

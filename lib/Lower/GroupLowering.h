@@ -457,9 +457,15 @@ private:
   /// `period` rows (a loop over periods, each row emitted on its own), each
   /// row's first vector, a loop over its middle ones and its last one on
   /// its own; `visit(pos, phase, lanes)` gets the row's place in its period
-  /// and the valid lanes of the step.
-  void walkDenseSteps(ktunit::ProgramBuilder &b, const Tile &tile, int64_t period,
-                      llvm::function_ref<void(const SpacePosition &, int64_t, int64_t)> visit);
+  /// and the valid lanes of the step. With `held` (column operands), the
+  /// rows go in blocks of a vector's worth, `held->block` at the start of
+  /// each (a loop over the whole blocks, then the last one) and
+  /// `held->row` before every row; the period divides the vector width,
+  /// so every block starts a period.
+  LogicalResult
+  walkDenseSteps(ktunit::ProgramBuilder &b, const Tile &tile, int64_t period,
+                 llvm::function_ref<void(const SpacePosition &, int64_t, int64_t)> visit,
+                 const ReductionNest::HeldRows *held = nullptr);
   /// The rows after which the packing's shifts repeat (those of dense
   /// loads too: one element size).
   int64_t denseStorePeriod(const Tile &tile) const;
@@ -475,9 +481,11 @@ private:
   /// Load unit: the tile's inputs in the packing's step order (dense loads'
   /// aligned vectors as the compute unit takes them, the others by
   /// `pushOther`).
-  void pushDenseSteps(ktunit::ProgramBuilder &ld, const DenseRowTile *dense, const Tile &tile,
+  LogicalResult
+  pushDenseSteps(ktunit::ProgramBuilder &ld, const DenseRowTile *dense, const Tile &tile,
                       int64_t j, int64_t k,
-                      llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther);
+                      llvm::function_ref<void(const Transfer &, const SpacePosition &)> pushOther,
+                      const ReductionNest::HeldRows *held = nullptr);
   /// Store unit: the packed vectors of every store, in turn, into
   /// consecutive vectors of its slot.
   void popDenseStores(ktunit::ProgramBuilder &st, const Tile &tile, int64_t j, int64_t k);

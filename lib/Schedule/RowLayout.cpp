@@ -10,9 +10,10 @@
 // reductions, and of column reductions whose rows are a few vectors each,
 // are decided dense (the lowering realigns their rows in the compute unit;
 // their result buffers keep their layout), and the loads and stores of
-// element-wise groups on one scratchpad level without phases or column
-// operands (the compute unit realigns the loads and packs each result row
-// after the one before into whole vectors of the store slot). On two levels
+// element-wise groups on one scratchpad level without phases (the compute
+// unit realigns the loads and packs each result row after the one before
+// into whole vectors of the store slot; column operands beside them are
+// held a vector of rows at a time). On two levels
 // the inner buffer is a byte-for-byte copy of the outer one (the tile DMA
 // copies whole slots), so both take the outer buffer's layout and the
 // inner slot keeps its DMA unit lead.
@@ -79,20 +80,14 @@ const AccessRule *drainingDmaRule(BufferOp buffer, const ArchModel &model) {
 }
 
 /// Whether an element-wise group's rows may be dense: one scratchpad
-/// level, no phases, and no column operand (one value per row, held a
-/// vector of rows at a time: not realigned beside dense rows yet).
+/// level and no phases. (Column operands, one value per row, are held a
+/// vector of rows at a time beside the packed rows.)
 bool elementwiseMayBeDense(GroupOp group) {
   if (group->hasAttr("phases"))
     return false;
-  int64_t rank = group.getSpace().size();
-  for (BufferOp buffer : groupBuffers(group)) {
+  for (BufferOp buffer : groupBuffers(group))
     if (auto level = buffer->getAttrOfType<IntegerAttr>("level"); level && level.getInt() > 0)
       return false;
-    auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
-    if (dims && !dims.empty() &&
-        llvm::all_of(dims.asArrayRef(), [&](int64_t d) { return d == rank - 2; }))
-      return false;
-  }
   return true;
 }
 

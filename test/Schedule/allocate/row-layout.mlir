@@ -73,8 +73,16 @@
 // ELEMENTWISE: ktsched.buffer {{.*}}bytes = 1472 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg2}
 // ELEMENTWISE: ktsched.buffer {{.*}}bytes = 1472 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg3}
 //
-// Negative twins: the same rows beside a column operand (held a vector of
-// rows at a time, which the packing does not do), and on deep's two
-// levels, keep padded rows.
-// RUN: ktflow-opt %S/../../Run/Inputs/contiguous_column_operand.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_alloc | FileCheck %s --check-prefix=PAD
+// The same rows beside a column operand (one value per row, held a vector
+// of rows at a time beside the packed rows): the rows are dense alike, the
+// column's slice (a 1-D buffer) keeps its layout.
+// RUN: ktflow-opt %S/../../Run/Inputs/contiguous_column_operand.mlir %to_groups -ktsched-initial-pipeline=arch=sample %to_alloc | FileCheck %s --check-prefix=ELEMCOL
+// ELEMCOL: ktsched.buffer {{.*}}bytes = 1536 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg0}
+// ELEMCOL: ktsched.buffer {{.*}}dims = array<i64: 0>,
+// ELEMCOL-NOT: row_layout
+// ELEMCOL-SAME: tensor = @arg1}
+// ELEMCOL: ktsched.buffer {{.*}}bytes = 1472 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg2}
+// ELEMCOL: ktsched.buffer {{.*}}bytes = 1472 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg3}
+//
+// Negative twin: on deep's two levels the rows stay padded.
 // RUN: ktflow-opt %S/../../Run/Inputs/contiguous_row_operand.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=PAD
