@@ -36,6 +36,9 @@ void shiftColumns(dc::Instruction &inst, uint32_t shift) {
   shiftColumns(inst.peer, shift);
   shiftColumns(inst.dst, shift);
   shiftColumns(inst.src, shift);
+  // A gather's or scatter's index vector is an address of its own.
+  if (inst.op == dc::Opcode::Gather || inst.op == dc::Opcode::Scatter)
+    shiftColumns(inst.index, shift);
   if (inst.laneFromTable)
     inst.lane += shift;
   if (inst.op == dc::Opcode::Loop && inst.countFromTable)

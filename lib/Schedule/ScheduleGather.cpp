@@ -139,7 +139,7 @@ LogicalResult scheduleGather(GatherOp op, KernelOp kernel, const ArchModel &mode
     if (std::string why = whyNotRun(*rule, rowBytes); !why.empty())
       return op.emitError("a ") << verb << " row of " << rowElements << " elements of "
                                 << table.getElementType() << " is not one DMA run: " << why
-                                << " (" << (scatter ? "scattering" : "gathering")
+                                << ": not lowered (" << (scatter ? "scattering" : "gathering")
                                 << " part of a run is missing)";
   Bytes alignment = std::max({global->alignment, local->alignment, Bytes(1)});
   if ((table.getStrides()[0] * es) % alignment.count() ||
@@ -147,7 +147,7 @@ LogicalResult scheduleGather(GatherOp op, KernelOp kernel, const ArchModel &mode
     return op.emitError("the table's rows (")
            << table.getStrides()[0] * es << " bytes apart) or the block's rows ("
            << stored.getStrides()[0] * es << " bytes apart) are not on " << alignment.count()
-           << "-byte DMA boundaries";
+           << "-byte DMA boundaries: unaligned rows are not lowered";
   if (!model.node(placement.global).memory.alignment.isAlignedTo(global->alignment))
     return op.emitError("global memory's alignment does not hold the DMA's");
 

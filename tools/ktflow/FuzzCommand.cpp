@@ -1,7 +1,9 @@
 //===- FuzzCommand.cpp - `ktflow fuzz`: differential testing --------------===//
 //
 // Generates random kernels (lib/Gen; with --matmul, small matmuls with K
-// loops and epilogues, gen/MatmulKernel.h), runs each end to end on every chosen
+// loops and epilogues, gen/MatmulKernel.h; with --gathers, row gathers and
+// scatters through i32 index vectors, gen/GatherKernel.h, their indices
+// written as .npy files the run binds), runs each end to end on every chosen
 // description (lib/Run: interpreter oracle vs. simulated device code) and
 // classifies the outcome per description:
 //   pass        — every output matches (bit for bit; sum reductions within
@@ -30,11 +32,13 @@
 #include "KernelSource.h"
 
 #include "ktflow/Arch/ArchModel.h"
+#include "ktflow/Gen/GatherKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/Gen/MatmulKernel.h"
 #include "ktflow/Gen/RandomKernel.h"
 #include "ktflow/Gen/ReduceKernel.h"
 #include "ktflow/InitAll.h"
+#include "ktflow/Interp/Npy.h"
 #include "ktflow/Run/RunKernel.h"
 #include "ktflow/Support/Jobs.h"
 #include "ktflow/Support/Progress.h"
@@ -45,6 +49,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -110,6 +115,13 @@ static cl::opt<bool> fuzzMatmul("matmul",
                                          "row or random element-wise epilogues, f16 or f32 "
                                          "results)"),
                                 cl::sub(fuzzCmd));
+static cl::opt<bool> fuzzGathers("gathers",
+                                 cl::desc("Random kernels are row gathers and scatters instead "
+                                          "(example 16's form: tables of other row counts, rows "
+                                          "of any length, f16, f32 or i32, an element-wise op "
+                                          "between load and store; a gather's indices drawn "
+                                          "with repeats, a scatter's distinct)"),
+                                 cl::sub(fuzzCmd));
 static cl::opt<bool> fuzzNoReduce("no-reduce",
                                   cl::desc("Do not reduce failing or unsupported kernels"),
                                   cl::sub(fuzzCmd));
@@ -124,6 +136,13 @@ static cl::opt<bool>
                cl::sub(fuzzCmd));
 
 namespace {
+/// Removes a directory and what it holds when it goes out of scope.
+struct IdsDirectory {
+  std::string path;
+  explicit IdsDirectory(std::string path) : path(std::move(path)) {}
+  ~IdsDirectory() { (void)llvm::sys::fs::remove_directories(path); }
+};
+
 enum class Verdict { Pass, Unsupported, Fail };
 
 struct Outcome {
@@ -292,7 +311,8 @@ struct ReducedKernel {
 static std::string generatorFlags() {
   return " --max-tiles " + std::to_string(fuzzMaxTiles) + (fuzzMath ? " --math" : "") +
          (fuzzLoops ? " --loops" : "") + (fuzzPhases ? " --phases" : "") +
-         (fuzzInts ? " --ints" : "") + (fuzzMatmul ? " --matmul" : "");
+         (fuzzInts ? " --ints" : "") + (fuzzMatmul ? " --matmul" : "") +
+         (fuzzGathers ? " --gathers" : "");
 }
 
 /// The reproducer of an unsupported reason: the reduced kernel with the
@@ -328,11 +348,16 @@ static std::string regressionTest(const ReducedKernel &kernel, const ArchTarget 
                                   uint64_t seed, const Outcome &outcome) {
   std::string test;
   llvm::raw_string_ostream os(test);
+  // Index files written beside the test are named from its directory.
+  std::string args = kernel.argText();
+  if (!fuzzRegressions.empty())
+    for (size_t at; (at = args.find(fuzzRegressions)) != std::string::npos;)
+      args.replace(at, fuzzRegressions.size(), "%S");
   os << "// Regression found by `ktflow fuzz" << generatorFlags() << " --seed " << seed
      << " --count 1 --arch " << target.name << "`, reduced.\n"
      << "// It failed with: " << outcome.detail << "\n"
-     << "// RUN: ktflow run %s --arch " << target.name << " --seed " << seed
-     << kernel.argText() << " | FileCheck %s\n"
+     << "// RUN: ktflow run %s --arch " << target.name << " --seed " << seed << args
+     << " | FileCheck %s\n"
      << "// CHECK: comparison:\n"
      << "// CHECK-NOT: MISMATCH\n"
      << "// CHECK: simulated cycles\n";
@@ -341,11 +366,56 @@ static std::string regressionTest(const ReducedKernel &kernel, const ArchTarget 
 }
 
 static int runFuzz() {
-  if (fuzzMatmul && (fuzzMath || fuzzLoops || fuzzPhases || fuzzInts)) {
+  if (fuzzMatmul && (fuzzMath || fuzzLoops || fuzzPhases || fuzzInts || fuzzGathers)) {
     llvm::errs() << "ktflow fuzz: --matmul draws matmul kernels; it excludes --math, --loops, "
-                    "--phases and --ints\n";
+                    "--phases, --ints and --gathers\n";
     return 1;
   }
+  if (fuzzGathers && (fuzzMath || fuzzLoops || fuzzPhases || fuzzInts)) {
+    llvm::errs() << "ktflow fuzz: --gathers draws gather and scatter kernels; it excludes "
+                    "--math, --loops, --phases and --ints\n";
+    return 1;
+  }
+  // A gather's or scatter's indices, one .npy file per spec and seed, bound
+  // as `ids=FILE`: in DIR/ids with --out or --regressions (the reproducers
+  // and tests name them), else in a directory of this run, removed at the
+  // end.
+  llvm::SmallString<128> idsDir;
+  std::optional<IdsDirectory> removeIds;
+  if (fuzzGathers && (!fuzzOut.empty() || !fuzzRegressions.empty())) {
+    idsDir = !fuzzOut.empty() ? fuzzOut : fuzzRegressions;
+    llvm::sys::path::append(idsDir, "ids");
+    if (std::error_code ec = llvm::sys::fs::create_directories(idsDir)) {
+      llvm::errs() << "ktflow fuzz: cannot create '" << idsDir << "': " << ec.message() << "\n";
+      return 1;
+    }
+  } else if (fuzzGathers) {
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("ktflow-fuzz-ids", idsDir)) {
+      llvm::errs() << "ktflow fuzz: cannot create a directory for index files: " << ec.message()
+                   << "\n";
+      return 1;
+    }
+    removeIds.emplace(std::string(idsDir));
+  }
+  // The launch value that binds the spec's indices (their file written on
+  // first use; called on one thread only).
+  auto idsArgs = [&](const gen::IndirectRowsSpec &spec,
+                     uint64_t seed) -> std::vector<std::string> {
+    llvm::SmallString<128> path(idsDir);
+    llvm::sys::path::append(path, llvm::formatv("ids-{0}-{1}-{2}-{3}.npy", seed, spec.tableRows,
+                                                spec.rows, spec.scatter ? "s" : "g")
+                                      .str());
+    if (!llvm::sys::fs::exists(path)) {
+      interp::NpyArray ids{"i4", {spec.rows}, {}};
+      for (int32_t v : gen::indirectRowIds(spec, seed)) {
+        const auto *bytes = reinterpret_cast<const uint8_t *>(&v);
+        ids.data.insert(ids.data.end(), bytes, bytes + sizeof v);
+      }
+      if (llvm::Error e = interp::writeNpy(path, ids))
+        llvm::errs() << "ktflow fuzz: " << llvm::toString(std::move(e)) << "\n";
+    }
+    return {("ids=" + path).str()};
+  };
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -377,9 +447,11 @@ static int runFuzz() {
     /// With --matmul, the matmul drawn instead of `spec`.
     std::optional<gen::MatmulSpec> matmul;
     std::string text, bufferName;
-    std::vector<std::string> launchArgs() const {
-      return matmul ? std::vector<std::string>() : spec.launchArgs();
-    }
+    /// With --gathers, the gather or scatter drawn instead of `spec`.
+    std::optional<gen::IndirectRowsSpec> indirect;
+    /// The launch values of `spec`, or the index file of `indirect`.
+    std::vector<std::string> args;
+    std::vector<std::string> launchArgs() const { return args; }
   };
   std::vector<Program> programs;
   for (uint64_t i = 0; i < fuzzCount; ++i) {
@@ -396,12 +468,23 @@ static int runFuzz() {
       matmulOptions.maxTiles = fuzzMaxTiles;
       gen::MatmulSpec matmul = gen::randomMatmul(seed, matmulOptions);
       std::string text = gen::matmulKernel(matmul);
-      programs.push_back({seed, gen::KernelSpec(), matmul, std::move(text), bufferName});
+      programs.push_back(
+          {seed, gen::KernelSpec(), matmul, std::move(text), bufferName, std::nullopt, {}});
+      continue;
+    }
+    if (fuzzGathers) {
+      gen::IndirectRowsSpec indirect = gen::randomIndirectRows(seed, fuzzMaxTiles);
+      std::string text = gen::indirectRowsKernel(indirect);
+      std::vector<std::string> args = idsArgs(indirect, seed);
+      programs.push_back({seed, gen::KernelSpec(), std::nullopt, std::move(text), bufferName,
+                          indirect, std::move(args)});
       continue;
     }
     gen::KernelSpec spec = gen::randomKernel(seed, generatorOptions);
     std::string text = gen::printKernel(spec);
-    programs.push_back({seed, std::move(spec), std::nullopt, std::move(text), bufferName});
+    std::vector<std::string> args = spec.launchArgs();
+    programs.push_back({seed, std::move(spec), std::nullopt, std::move(text), bufferName,
+                        std::nullopt, std::move(args)});
   }
   unsigned jobs = fuzzJobs ? unsigned(fuzzJobs) : defaultJobs();
   // Worker 0 runs in this context; the others each in their own, with the
@@ -466,6 +549,20 @@ static int runFuzz() {
           }
       }
       return ReducedKernel{gen::matmulKernel(spec), {}, gen::matmulCommand(spec)};
+    }
+    if (program.indirect) {
+      gen::IndirectRowsSpec spec = *program.indirect;
+      for (bool shrunk = !fuzzNoReduce; shrunk;) {
+        shrunk = false;
+        for (const gen::IndirectRowsSpec &candidate : gen::shrinkIndirectRows(spec))
+          if (holds(gen::indirectRowsKernel(candidate), idsArgs(candidate, program.seed))) {
+            spec = candidate;
+            shrunk = true;
+            break;
+          }
+      }
+      return ReducedKernel{gen::indirectRowsKernel(spec), idsArgs(spec, program.seed),
+                           gen::describeIndirectRows(spec)};
     }
     gen::KernelSpec reduced = reduce(program.spec, [&](const gen::KernelSpec &candidate) {
       return holds(gen::printKernel(candidate), candidate.launchArgs());

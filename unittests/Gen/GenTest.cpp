@@ -1,9 +1,12 @@
 //===- GenTest.cpp - kernel specs, random and bench generators ------------===//
 #include "ktflow/Gen/BenchKernel.h"
+#include "ktflow/Gen/GatherKernel.h"
 #include "ktflow/Gen/KernelPrinter.h"
 #include "ktflow/Gen/RandomKernel.h"
 
 #include "gtest/gtest.h"
+
+#include <algorithm>
 
 using namespace ktflow::gen;
 
@@ -72,4 +75,44 @@ TEST(BenchKernel, NamesRoundTrip) {
     EXPECT_FALSE(benchKernel(kind, 8, 8, ElemType::F32, 2).validate());
   }
   EXPECT_FALSE(parseBenchKind("gelu"));
+}
+
+TEST(IndirectRows, RandomSpecsAreValidAndTheirIndicesLegal) {
+  bool sawScatter = false, sawGather = false, sawOp = false;
+  for (uint64_t seed = 0; seed < 500; ++seed) {
+    IndirectRowsSpec spec = randomIndirectRows(seed, 8);
+    ASSERT_FALSE(gatherProblem(spec.rows, spec.cols, spec.tiles)) << seed;
+    ASSERT_LE(spec.tiles, 8);
+    ASSERT_GE(spec.tableRows, spec.scatter ? spec.rows : 1);
+    std::vector<int32_t> ids = indirectRowIds(spec, seed);
+    ASSERT_EQ(int64_t(ids.size()), spec.rows);
+    for (int32_t id : ids)
+      ASSERT_TRUE(id >= 0 && id < spec.tableRows) << seed;
+    // A scatter writes each table row at most once (no race between tiles).
+    if (spec.scatter) {
+      std::vector<int32_t> sorted = ids;
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << seed;
+    }
+    EXPECT_EQ(indirectRowIds(spec, seed), ids);
+    sawScatter |= spec.scatter;
+    sawGather |= !spec.scatter;
+    sawOp |= !spec.op.empty();
+  }
+  EXPECT_TRUE(sawScatter && sawGather && sawOp);
+}
+
+TEST(IndirectRows, ShrinkingKeepsSpecsValid) {
+  IndirectRowsSpec spec = randomIndirectRows(11, 8);
+  for (int step = 0; step < 40; ++step) {
+    std::vector<IndirectRowsSpec> smaller = shrinkIndirectRows(spec);
+    if (smaller.empty())
+      break;
+    spec = smaller.back();
+    ASSERT_FALSE(gatherProblem(spec.rows, spec.cols, spec.tiles));
+    ASSERT_GE(spec.tableRows, spec.scatter ? spec.rows : 1);
+  }
+  EXPECT_TRUE(shrinkIndirectRows(spec).empty());
+  EXPECT_EQ(spec.rows, 1);
+  EXPECT_EQ(spec.cols, 1);
 }
