@@ -28,10 +28,15 @@
 // its start, one broadcast per row; P divides the vector width, so each
 // block is whole periods and the shifts stay those of its rows.
 //
-// Lowered: element-wise groups of a two-dimensional space on one
-// scratchpad level whose stores are all dense and of the group's element
-// size and whose loads with rows are dense or column operands; anything
-// else is diagnosed.
+// On two scratchpad levels the compute unit packs alike and vstores each
+// packed vector into the next vector of the inner slot (packedVectorAddress:
+// the vector its step's first lane falls in), which the tile DMA copies
+// whole into the outer one.
+//
+// Lowered: element-wise groups of a two-dimensional space whose stores are
+// all dense (on both levels) and of the group's element size and whose
+// loads with rows are dense or column operands; anything else is
+// diagnosed.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupLowering.h"
@@ -47,9 +52,14 @@ LogicalResult GroupLowering::checkDenseStores(const Tile &tile) {
     return t.tensor.emitError("dense stores of @")
            << t.tensor.getSymName() << " " << why << ": not lowered";
   };
-  if (twoLevel || reduction || phased || space.size() != 2)
-    return notLowered(first, "outside an element-wise group of two dimensions on one "
-                             "scratchpad level");
+  if (reduction || phased || space.size() != 2)
+    return notLowered(first, "outside an element-wise group of two dimensions");
+  // On two levels the compute unit packs into the inner slot, which the
+  // tile DMA copies whole into the outer one: both dense.
+  for (const Transfer &t : innerStores)
+    if (!t.denseRows)
+      return notLowered(first, "whose inner-level slot of @" + t.tensor.getSymName() +
+                                   " is not dense");
   int64_t rowDim = (int64_t)space.size() - 2, last = rowDim + 1;
   for (const Transfer &t : stores) {
     if (!t.denseRows)
@@ -156,18 +166,24 @@ LogicalResult GroupLowering::walkDenseSteps(
 
 void GroupLowering::packDenseStep(ktunit::ProgramBuilder &vec, const Tile &tile, ktunit::Reg r,
                                   ktunit::Reg pending, ktunit::Reg out, int64_t phase,
-                                  int64_t lanes) {
+                                  int64_t lanes, llvm::function_ref<void(ktunit::Reg)> sendOut) {
   auto store = dc::ProgramBuilder::node(stUnit);
+  auto send = [&](ktunit::Reg v) {
+    if (sendOut)
+      sendOut(v);
+    else
+      vec.send(store, v);
+  };
   // The lanes pending before this step: those of the rows before it in
   // its period (a row's vectors before its last one are whole).
   int64_t f = (phase * tile.extent.back()) % vectorWidth;
   if (f == 0 && lanes == vectorWidth) {
-    vec.send(store, r);
+    send(r);
     return;
   }
   if (f + lanes >= vectorWidth) {
     vec.ext(out, pending, r, vectorWidth - f);
-    vec.send(store, out);
+    send(out);
   }
   if (lanes == vectorWidth)
     vec.unary(dc::Opcode::Mov, pending, r);
@@ -176,16 +192,43 @@ void GroupLowering::packDenseStep(ktunit::ProgramBuilder &vec, const Tile &tile,
 }
 
 void GroupLowering::flushDenseStores(ktunit::ProgramBuilder &vec, const Tile &tile,
-                                     ArrayRef<ktunit::Reg> pending, ktunit::Reg out) {
+                                     ArrayRef<ktunit::Reg> pending, ktunit::Reg out,
+                                     llvm::function_ref<void(unsigned, ktunit::Reg)> sendOut) {
   int64_t elements = tile.extent[space.size() - 2] * tile.extent.back();
   int64_t f = elements % vectorWidth;
   if (f == 0)
     return;
   auto store = dc::ProgramBuilder::node(stUnit);
-  for (ktunit::Reg p : pending) {
+  for (auto [i, p] : llvm::enumerate(pending)) {
     vec.ext(out, p, p, vectorWidth - f);
-    vec.send(store, out);
+    if (sendOut)
+      sendOut(i, out);
+    else
+      vec.send(store, out);
   }
+}
+
+dc::Address GroupLowering::packedVectorAddress(dc::Address slot, const Tile &tile,
+                                               const SpacePosition &pos) const {
+  int64_t rowDim = (int64_t)space.size() - 2, last = rowDim + 1;
+  int64_t n = tile.extent[last];
+  // The vector a step completes (packDenseStep sends at most one): the
+  // one the step's first lane falls in, which the lanes pending before it
+  // started. Loop terms move whole periods of rows (whole vectors of
+  // packed elements) and whole vectors of a row.
+  int64_t before = pos.constant[rowDim] * n + pos.constant[last];
+  slot.offset = slot.offset + toBytes(Elements(vectorWidth), esize) * (before / vectorWidth);
+  for (auto [depth, rows] : pos.terms[rowDim])
+    slot.terms.push_back({depth, toBytes(Elements(rows * n), esize), 0});
+  for (auto [depth, elements] : pos.terms[last])
+    slot.terms.push_back({depth, toBytes(Elements(elements), esize), 0});
+  return slot;
+}
+
+dc::Address GroupLowering::lastPackedVectorAddress(dc::Address slot, const Tile &tile) const {
+  int64_t elements = tile.extent[space.size() - 2] * tile.extent.back();
+  slot.offset = slot.offset + toBytes(Elements(vectorWidth), esize) * (elements / vectorWidth);
+  return slot;
 }
 
 LogicalResult GroupLowering::pushDenseSteps(

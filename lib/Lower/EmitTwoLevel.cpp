@@ -230,6 +230,15 @@ LogicalResult GroupLowering::emitTwoLevel() {
     for (auto [i, t] : llvm::enumerate(loads))
       if (t.denseRows)
         denseHeld[i] = {vec.newReg(), vec.newReg()};
+    // Dense stores (DenseStores.cpp): each store's pending lanes, and the
+    // packed vector being stored.
+    SmallVector<ktunit::Reg> densePending;
+    ktunit::Reg densePacked = 0;
+    if (hasDenseStores()) {
+      for (size_t i = 0; i < stores.size(); ++i)
+        densePending.push_back(vec.newReg());
+      densePacked = vec.newReg();
+    }
     std::optional<std::string> vectorProblem;
     // The compute unit reads its memory directly: every vector must start
     // where its access rule allows (a column broadcast steps one element
@@ -426,6 +435,74 @@ LogicalResult GroupLowering::emitTwoLevel() {
         if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write,
                                           columnLoads.empty() ? nullptr : &held)))
           return failure();
+        vec.release(innerInputs[c], Side::consumer);
+        vec.release(innerOutputs[c], Side::producer);
+        return success();
+      }
+      if (hasDenseStores()) {
+        // Each step's results packed after the rows before them, every
+        // vector that fills vstored into the next vector of the inner
+        // slot (the tile DMA copies the slot whole); column operands held
+        // a block of rows at a time.
+        auto loadOther = [&](const SpacePosition &pos) {
+          return [&, pos](unsigned i, BlockArgument arg) {
+            if (llvm::is_contained(columnLoads, size_t(computeInputs[i].loadIndex)))
+              return;
+            const Transfer &t = innerLoads[computeInputs[i].loadIndex];
+            bool broadcast;
+            dc::Address address = positionAddress(t, innerSlot(t, k), pos, broadcast);
+            loadInput(arg, t, address, broadcast);
+          };
+        };
+        ReductionNest::HeldRows held;
+        auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
+          loadHeldColumns(
+              [&](const Transfer &t) {
+                bool broadcast;
+                return positionAddress(t, innerSlot(t, k), pos, broadcast);
+              },
+              rows);
+          return success();
+        };
+        auto row = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
+        held.block = block;
+        held.row = row;
+        LogicalResult emitted = success();
+        LogicalResult walked = walkDenseSteps(
+            vec, tile, denseStorePeriod(tile),
+            [&](const SpacePosition &pos, int64_t phase, int64_t lanes) {
+              if (dense) {
+                loadDenseRows(
+                    vec, *dense, pos, reg, denseHeld,
+                    [&](const Transfer &t) { return innerSlot(t, k); }, checkAligned,
+                    loadOther(pos));
+              } else {
+                auto other = loadOther(pos);
+                for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+                  if (!computeInputs[i].splat)
+                    other(i, arg);
+              }
+              if (failed(emitBody(vec, reg, [&](unsigned i, ktunit::Reg r) {
+                    const Transfer &t = innerStores[i];
+                    packDenseStep(vec, tile, r, densePending[i], densePacked, phase, lanes,
+                                  [&](ktunit::Reg v) {
+                                    dc::Address at =
+                                        packedVectorAddress(innerSlot(t, k), tile, pos);
+                                    checkAligned(t, at);
+                                    vec.vstore(at, v);
+                                  });
+                  })))
+                emitted = failure();
+            },
+            columnLoads.empty() ? nullptr : &held);
+        if (failed(walked) || failed(emitted))
+          return failure();
+        flushDenseStores(vec, tile, densePending, densePacked, [&](unsigned i, ktunit::Reg v) {
+          const Transfer &t = innerStores[i];
+          dc::Address at = lastPackedVectorAddress(innerSlot(t, k), tile);
+          checkAligned(t, at);
+          vec.vstore(at, v);
+        });
         vec.release(innerInputs[c], Side::consumer);
         vec.release(innerOutputs[c], Side::producer);
         return success();

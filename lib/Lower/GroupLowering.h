@@ -473,11 +473,19 @@ private:
   /// rows into its period, packed after what `pending` holds (its top
   /// lanes); every vector that fills is sent through `out`.
   void packDenseStep(ktunit::ProgramBuilder &vec, const Tile &tile, ktunit::Reg r,
-                     ktunit::Reg pending, ktunit::Reg out, int64_t phase, int64_t lanes);
+                     ktunit::Reg pending, ktunit::Reg out, int64_t phase, int64_t lanes,
+                     llvm::function_ref<void(ktunit::Reg)> sendOut = nullptr);
+  /// Two levels: where in `slot` the packed vector a step at `pos`
+  /// completes lies (the compute unit vstores it), and the tile's last,
+  /// partly filled one.
+  dc::Address packedVectorAddress(dc::Address slot, const Tile &tile,
+                                  const SpacePosition &pos) const;
+  dc::Address lastPackedVectorAddress(dc::Address slot, const Tile &tile) const;
   /// Compute unit, after a tile: the last, partly filled vector of each
   /// store.
   void flushDenseStores(ktunit::ProgramBuilder &vec, const Tile &tile,
-                        llvm::ArrayRef<ktunit::Reg> pending, ktunit::Reg out);
+                        ArrayRef<ktunit::Reg> pending, ktunit::Reg out,
+                        llvm::function_ref<void(unsigned, ktunit::Reg)> sendOut = nullptr);
   /// Load unit: the tile's inputs in the packing's step order (dense loads'
   /// aligned vectors as the compute unit takes them, the others by
   /// `pushOther`).

@@ -10,13 +10,14 @@
 // reductions, and of column reductions whose rows are a few vectors each,
 // are decided dense (the lowering realigns their rows in the compute unit;
 // their result buffers keep their layout), and the loads and stores of
-// element-wise groups on one scratchpad level without phases (the compute
-// unit realigns the loads and packs each result row after the one before
-// into whole vectors of the store slot; column operands beside them are
-// held a vector of rows at a time). On two levels
-// the inner buffer is a byte-for-byte copy of the outer one (the tile DMA
-// copies whole slots), so both take the outer buffer's layout and the
-// inner slot keeps its DMA unit lead.
+// element-wise groups without phases (the compute unit realigns the loads
+// and packs each result row after the one before into whole vectors of the
+// store slot; column operands beside them are held a vector of rows at a
+// time). On two levels the inner buffer is a byte-for-byte copy of the
+// outer one (the tile DMA copies whole slots), so both take the outer
+// buffer's layout (a load's from the outer one it is copied from, a
+// store's from the outer one it is copied into) and the inner slot keeps
+// its DMA unit lead.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/RowLayout.h"
@@ -79,16 +80,28 @@ const AccessRule *drainingDmaRule(BufferOp buffer, const ArchModel &model) {
   return nullptr;
 }
 
-/// Whether an element-wise group's rows may be dense: one scratchpad
-/// level and no phases. (Column operands, one value per row, are held a
-/// vector of rows at a time beside the packed rows.)
-bool elementwiseMayBeDense(GroupOp group) {
-  if (group->hasAttr("phases"))
-    return false;
-  for (BufferOp buffer : groupBuffers(group))
-    if (auto level = buffer->getAttrOfType<IntegerAttr>("level"); level && level.getInt() > 0)
-      return false;
-  return true;
+/// Whether an element-wise group's rows may be dense: no phases. (Column
+/// operands, one value per row, are held a vector of rows at a time beside
+/// the packed rows; on two levels the compute unit vstores the packed
+/// vectors into the inner slot, which the tile DMA copies whole.)
+bool elementwiseMayBeDense(GroupOp group) { return !group->hasAttr("phases"); }
+
+/// The buffer of the outer scratchpad level that `buffer` (a store buffer
+/// of the inner level of two) is copied into, slot for slot: the group's
+/// buffer of the same tensor that the DMA to global memory drains.
+BufferOp destinationBuffer(BufferOp buffer, const ArchModel &model) {
+  auto level = buffer->getAttrOfType<IntegerAttr>("level");
+  auto group = buffer->getParentOfType<GroupOp>();
+  if (!level || level.getInt() == 0 || !group)
+    return BufferOp();
+  StringRef tensor = bufferTensorName(buffer);
+  for (BufferOp other : groupBuffers(group)) {
+    auto otherLevel = other->getAttrOfType<IntegerAttr>("level");
+    if (other != buffer && otherLevel && otherLevel.getInt() == 0 &&
+        bufferTensorName(other) == tensor && drainingDmaRule(other, model))
+      return other;
+  }
+  return BufferOp();
 }
 
 /// The tensor `buffer` holds a tile of.
@@ -138,6 +151,8 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   // one: dense exactly when that is (the same tile, the same rule).
   if (BufferOp source = sourceBuffer(buffer))
     return needsDenseRows(source, tile, model);
+  if (BufferOp destination = destinationBuffer(buffer, model))
+    return needsDenseRows(destination, tile, model);
   auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
   if (!dims || dims.size() != 2 || dims[0] != rank - 2 || dims[1] != rank - 1)
     return false;

@@ -2,8 +2,7 @@
 // values, one per row, broadcast along it (y = x * s[r]). The rows are
 // packed into dense stores (each 11-element row alone would leave as a
 // 22-byte store, which no description's DMA allows) and the column is
-// held a vector of rows at a time beside them; on deep's two levels the
-// rows are not packed (diagnosed).
+// held a vector of rows at a time beside them, on deep's two levels too.
 //
 // Grid: [1]. Arguments: base addresses (f16 elements) of %x (100x11), %s
 // (100 elements) and %y, %z (100x11 outputs).

@@ -84,5 +84,12 @@
 // ELEMCOL: ktsched.buffer {{.*}}bytes = 1472 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg2}
 // ELEMCOL: ktsched.buffer {{.*}}bytes = 1472 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg3}
 //
-// Negative twin: on deep's two levels the rows stay padded.
-// RUN: ktflow-opt %S/../../Run/Inputs/contiguous_row_operand.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=PAD
+// On deep's two levels the outer and inner buffers of each store are
+// dense alike (the tile DMA copies the inner slot whole into the outer).
+// RUN: ktflow-opt %S/../../Run/Inputs/contiguous_row_operand.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=TWOSTORE
+// TWOSTORE-DAG: ktsched.buffer {{.*}}level = 1 : i64, memory = "l1", row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg2}
+// TWOSTORE-DAG: ktsched.buffer {{.*}}level = 0 : i64, memory = "l2", row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg2}
+//
+// Negative twin: rows of a tile that do not follow each other in memory (a
+// grid over the columns) stay padded.
+// RUN: ktflow-opt %S/../../Run/Inputs/dense_stores_column_split.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=PAD
