@@ -4,8 +4,11 @@
 // the phases its lowering issues (docs/run.md, "Matrix units"), and the
 // phases of one K step hand over through a single scratchpad slot, so they
 // follow each other; within a phase the units stream through FIFOs and the
-// slowest sets the pace. Per K step of each M x N panel of the `step`
-// decision:
+// slowest sets the pace. With the blocks in two slots (`block_buffers`)
+// a step's relayout but a panel's first runs inside the previous step's
+// products, a unit per group of accumulator blocks, the group taking the
+// slowest of the load unit, the matrix unit and the vector unit's cuts.
+// Per K step of each M x N panel of the `step` decision:
 //
 //  * the relayout: the load unit streams the step's A and B rows to the
 //    vector unit, which cuts each bm x bk (bk x bn) block out of its rows
@@ -229,7 +232,18 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   // Groups of `reuse` accumulator blocks along N share each A block: it
   // stays in the matrix unit while the group's B blocks stream through.
   double reuse = double(std::max<int64_t>(1, intOf(op, "reuse", 1)));
-  auto productsOf = [&](bool first, bool last) {
+  // With `block_buffers = 2` each step but a panel's last relays the next
+  // step inside its products: per block row, its relay units (A's accesses
+  // of the step, a share of B's) one per group of accumulator blocks, the
+  // vector unit cutting a unit's blocks while the matrix unit folds the
+  // group's K blocks (the load unit pushes the unit's rows between).
+  bool overlap = intOf(op, "block_buffers", 1) == 2;
+  double rowsOfBlocks = double(rowsPerInstance / bm);
+  double groupsPerRow = std::max(1.0, double(tn / bn) / reuse);
+  double unitsPerRow = ceilDiv(tk * es, msg) + ceilDiv(double(tk / bk) / bShare * ceilDiv(tn * es, msg),
+                                                       rowsOfBlocks);
+  double relayGroups = rowsOfBlocks * std::min(groupsPerRow, unitsPerRow);
+  auto productsOf = [&](bool first, bool last, bool relaying = false) {
     double ldGroup = kb * (push(*mxu, es * bm * bk) + reuse * push(*mxu, es * bk * bn));
     double mxuGroup = kb * reuse * mma;
     bool toVector = last ? path == "fifo" : carry == "vector";
@@ -257,6 +271,11 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
       trip += latency(*mxu, *st) + latency(*st, *spad);
     }
     double phase = blocks / reuse * (std::max(ldGroup, mxuGroup) + trip);
+    if (relaying)
+      phase = relayGroups * (std::max({ldGroup + ldRelayout / relayGroups, mxuGroup,
+                                       cut / relayGroups}) +
+                             trip) +
+              (blocks / reuse - relayGroups) * (std::max(ldGroup, mxuGroup) + trip);
     // The fifo epilogue joins the rows of each stored access in between.
     if (last && path == "fifo")
       phase += accesses * join;
@@ -321,7 +340,8 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
 
   double perTile = 0;
   for (int64_t s = 0; s < ksteps; ++s) {
-    double stepCycles = relayout + productsOf(s == 0, s + 1 == ksteps);
+    bool last = s + 1 == ksteps;
+    double stepCycles = (overlap && s > 0 ? 0.0 : relayout) + productsOf(s == 0, last, overlap && !last);
     if (buffers < 2)
       stepCycles += s == 0 ? first : load;
     perTile += stepCycles;

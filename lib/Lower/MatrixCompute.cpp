@@ -66,8 +66,15 @@
 // where the accumulator starts and goes), the steps between them one
 // loop, so every step's code sits at the same depth.
 //
+// With `block_buffers = 2` the blocks have a ring of two slots and each K
+// step but a panel's last relays the next step's rows inside its products
+// (per block row: A's row and a share of B's relay units, one per group of
+// accumulator blocks, between the group's starts and its results), so the
+// vector unit cuts blocks while the matrix unit folds K; a panel's first
+// step is relaid before its products (MatrixRound.cpp).
+//
 // Phases hand over through channels (the scratchpad regions): the step's
-// rows through a ring of `buffers` slots, the blocks through one, the
+// rows through a ring of `buffers` slots, the blocks through `block_buffers`, the
 // carried accumulators through one slot per block of the panel (each read
 // back only after it was written, in the same order); within a phase the
 // FIFOs between the units order the data. docs/run.md, "Matrix units".
@@ -161,6 +168,10 @@ LogicalResult MatrixLowering::collect() {
   if (!step || step.size() != 3 || !ring || !carried)
     return op.emitError("contraction without its step, buffers and carry decisions");
   tm = step[0], tn = step[1], tk = step[2], buffers = ring.getInt();
+  auto blockRing = dyn_cast_or_null<IntegerAttr>(decision("block_buffers"));
+  if (!blockRing)
+    return op.emitError("contraction without its block_buffers decision");
+  blockBuffers = blockRing.getInt();
   carry = carried.getValue().str();
   if (tm <= 0 || tn <= 0 || tk <= 0 || m % tm || n % tn || k % tk || tm % bm || tn % bn ||
       tk % bk || (buffers != 1 && buffers != 2) || (tk != k && carry == "none"))
@@ -214,6 +225,8 @@ LogicalResult MatrixLowering::collect() {
            << reuse << " is not lowered: it must divide the panel's " << tn / bn
            << " block columns and the " << outAccess.count() / c.esize / bn
            << " blocks of a stored access";
+  if (blockBuffers == 2 && failed(checkOverlap()))
+    return failure();
   if (!op.getEpilogue().empty()) {
     auto decided = dyn_cast_or_null<DictionaryAttr>(decision("epilogue"));
     auto unit = decided ? dyn_cast_or_null<StringAttr>(decided.get("unit")) : StringAttr();
@@ -237,6 +250,23 @@ LogicalResult MatrixLowering::collect() {
         rowOperands.push_back(*row);
       }
   }
+  return success();
+}
+
+LogicalResult MatrixLowering::checkOverlap() {
+  ktsched::ContractionStepShape shape;
+  const int64_t msg = inAccess.count();
+  shape.steps = k / tk, shape.buffers = buffers, shape.mbs = tm / bm / split,
+  shape.kbs = tk / bk / split, shape.kb = tk / bk, shape.nb = tn / bn,
+  shape.aSticks = tk * a.esize / msg, shape.bSticks = tn * a.esize / msg, shape.bk = bk,
+  shape.tn = tn, shape.access = msg, shape.elementBytes = a.esize;
+  ArrayAttr operands = op.getEpilogueOperandsAttr();
+  shape.rowOperands = operands && !operands.empty();
+  if (!ktsched::contractionOverlapLegal(shape))
+    return op.emitError("contraction block_buffers 2 is not lowered for step ")
+           << tm << "x" << tn << "x" << tk
+           << ": it needs an even number of K steps, double-buffered rows, no epilogue row "
+              "operands and B's relay shared evenly over the block rows";
   return success();
 }
 

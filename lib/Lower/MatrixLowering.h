@@ -35,6 +35,8 @@ private:
   uint32_t symbolOf(const Operand &t, bool isOutput);
   /// Byte offset of the operand's tile of grid tile `tile` from its symbol.
   int64_t tileOffset(const Operand &t, int64_t tile) const;
+  /// With `block_buffers = 2`: the step's shape admits the overlapped relay.
+  mlir::LogicalResult checkOverlap();
   mlir::Attribute decision(llvm::StringRef name) { return ktflow::lower::detail::decisionValue(op, name); }
 
   const arch::ArchModel &model;
@@ -51,6 +53,10 @@ private:
   /// The step (panel M x N, K depth), its operand rows' ring slots and how
   /// the accumulator travels between K steps (`carry`).
   int64_t tm = 0, tn = 0, tk = 0, buffers = 1;
+  /// The operand blocks' ring slots: with 2, the vector unit relays the
+  /// next K step's rows into blocks while the matrix unit works on this
+  /// step's (`block_buffers`).
+  int64_t blockBuffers = 1;
   /// The sub-core instances of a core that share each panel's block rows.
   int64_t split = 1;
   /// The accumulator blocks along N that each A block feeds while it stays

@@ -76,6 +76,14 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   // The accumulator goes through scratchpad between K steps, and after the
   // last one where its path to the epilogue is not a FIFO.
   const bool carried = steps > 1 || !directAccumulator;
+  // With the blocks in a ring of two slots (`block_buffers`), each K step
+  // but the last relays the next one's rows inside its products: per block
+  // row m of the instance, the relay units (bm rows of A or bk rows of B,
+  // by one access) of A's row m and bPerRow of B's, one per group of
+  // accumulator blocks (round robin); each panel's first step is relaid
+  // before its products.
+  const bool overlap = blockBuffers == 2;
+  const int64_t bPerRow = overlap ? kbs * bSticks / mbs : 0;
 
   // The programs and channels of sub-core instance j: unsuffixed where
   // one instance runs the tile.
@@ -93,7 +101,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
     // The load and store units reach each other through the scratchpad
     // every instance shares: each names the others by its table (column
     // j: sub-core instance j's unit).
-    blocks.push_back(channel(named("blocks", j), 1, stj, ldj, fromTable(ldUnit, j),
+    blocks.push_back(channel(named("blocks", j), blockBuffers, stj, ldj, fromTable(ldUnit, j),
                              fromTable(stUnit, j)));
     // One slot per accumulator block of the instance's share of the panel:
     // each block is written (carried out) before it is read back (carried
@@ -109,7 +117,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   for (int64_t j = 0; j < split; ++j)
     for (int64_t i = 0; i < split; ++i)
       if (i != j)
-        shared[j][i] = channel("b" + std::to_string(j) + "to" + std::to_string(i), 1,
+        shared[j][i] = channel("b" + std::to_string(j) + "to" + std::to_string(i), blockBuffers,
                                named("st", j), named("ld", i), fromTable(ldUnit, i),
                                fromTable(stUnit, j));
 
@@ -161,21 +169,73 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   // slots, the index mod 2 of the innermost loop of several trips; over
   // the steps, slot (s + 1) mod 2, so the looped middle steps (s = i + 1)
   // take i mod 2.
-  auto inSlot = [&](dc::Address addr, Step s, int64_t slot) {
-    if (buffers == 1)
+  // `ahead` 1: the slot of step s + 1 ((i + 1) mod 2 in the looped middle
+  // steps, i the depth-2 loop's index).
+  auto slotAt = [&](dc::Address addr, Step s, int64_t slot, int64_t ring, int64_t ahead) {
+    if (ring == 1)
       return addr;
     if (steps > 1) {
-      if (s.looped)
+      if (s.looped && ahead) {
+        addr.offset = addr.offset + Bytes(slot);
+        addr.terms.push_back({2, Bytes(-slot), 2});
+      } else if (s.looped) {
         addr.terms.push_back({2, Bytes(slot), 2});
-      else
-        addr.offset = addr.offset + Bytes(((s.index + 1) % 2) * slot);
+      } else {
+        addr.offset = addr.offset + Bytes(((s.index + 1 + ahead) % 2) * slot);
+      }
     } else {
       addr.terms.push_back({panelsN > 1 ? 1u : 0u, Bytes(slot), 2});
     }
     return addr;
   };
+  auto inSlot = [&](dc::Address addr, Step s, int64_t slot) {
+    return slotAt(addr, s, slot, buffers, 0);
+  };
   auto slotOf = [&](int64_t bytes) { return Bytes(bytes).alignTo(slotAlignment).count(); };
   const int64_t aSlot = slotOf(tm * tk * es), bSlot = slotOf(tk * tn * es);
+  // The blocks' slots: a step's A and B blocks of every instance.
+  const int64_t aBlockSlot = slotOf(mb * kb * msg), bBlockSlot = slotOf(kb * nb * msg);
+  // B's relay unit t of block row m (the depth-3 index) of an overlapped
+  // step: unit u = m bPerRow + t, K block u div bSticks, access u mod
+  // bSticks; where a row's units are a divisor of B's accesses, the K
+  // block is m div d, d = bSticks / bPerRow, in terms of m and m mod d.
+  auto bUnitAt = [&](dc::Address addr, int64_t t, int64_t kbStride, int64_t stickStride) {
+    if (bPerRow % bSticks == 0) {
+      addr.offset = addr.offset + Bytes((t / bSticks) * kbStride + (t % bSticks) * stickStride);
+      return term(addr, 3, (bPerRow / bSticks) * kbStride);
+    }
+    int64_t d = bSticks / bPerRow;
+    addr.offset = addr.offset + Bytes(t * stickStride);
+    addr.terms.push_back({3, Bytes(kbStride / d), 0});
+    addr.terms.push_back({3, Bytes(bPerRow * stickStride - kbStride / d), d});
+    return addr;
+  };
+  // The relay units of block row m, by group of accumulator blocks: A's
+  // access columns, then B's share; unit u in group u mod groups. Groups
+  // that relay are one-trip loops of their own, the rest one loop.
+  struct GroupRun {
+    int64_t first = 0, count = 1;
+    SmallVector<std::pair<bool, int64_t>> units; ///< (is A, column or B unit)
+  };
+  SmallVector<GroupRun> groupRuns;
+  {
+    SmallVector<std::pair<bool, int64_t>> units;
+    if (overlap) {
+      for (int64_t t = 0; t < aSticks; ++t)
+        units.push_back({true, t});
+      for (int64_t t = 0; t < bPerRow; ++t)
+        units.push_back({false, t});
+    }
+    int64_t relaying = std::min<int64_t>(groups, units.size());
+    for (int64_t g = 0; g < relaying; ++g) {
+      GroupRun run{g, 1, {}};
+      for (size_t u = g; u < units.size(); u += groups)
+        run.units.push_back(units[u]);
+      groupRuns.push_back(run);
+    }
+    if (groups > relaying)
+      groupRuns.push_back({relaying, groups - relaying, {}});
+  }
 
   {
     auto dma = program("dma", dmaUnit, dmaInstances, rowColumn + rowOperands.size());
@@ -250,10 +310,6 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                         .Default(0);
     return spad(name, sc * share + offset);
   };
-  // The accumulator block (m, n) of the panel (loops at depths d, d + 1).
-  auto accAt = [&](uint32_t d, int64_t offset = 0) {
-    return term(term(sub("acc", offset), d, nb * accBlock), d + 1, accBlock);
-  };
   // The accumulator block (m, g R + r) of the panel, loops m, g, r at
   // depths 3, 4, 5.
   auto accInGroup = [&](int64_t offset = 0) {
@@ -269,71 +325,117 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       ld->addTableRow(peers);
     }
     dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
+    // The rows of step s to the vector unit, relayed whole (A's rows bm at
+    // a time per access column, B's bk at a time).
+    auto relayRows = [&](Step s) {
+      ld->acquire(inputs[sc], Side::consumer);
+      ld->loop(mbs);
+      ld->loop(aSticks);
+      for (int64_t r = 0; r < bm; ++r)
+        ld->push(vec,
+                 term(term(inSlot(sub("a_rows", r * tk * es), s, aSlot), 3, bm * tk * es), 4,
+                      msg),
+                 inAccess);
+      ld->end();
+      ld->end();
+      ld->loop(kbs);
+      ld->loop(bSticks);
+      for (int64_t r = 0; r < bk; ++r)
+        ld->push(vec,
+                 term(term(inSlot(sub("b_rows", r * tn * es), s, bSlot), 3, bk * tn * es), 4,
+                      msg),
+                 inAccess);
+      ld->end();
+      ld->end();
+      if (s.last)
+        for (auto [i, row] : llvm::enumerate(rowOperands))
+          for (int64_t j = 0; j < tn * row.esize / msg; ++j)
+            ld->push(vec,
+                     inSlot(sub("epilogue_" + std::to_string(i), j * msg), s,
+                            slotOf(tn * row.esize)),
+                     inAccess);
+      ld->release(inputs[sc], Side::consumer);
+    };
+    // One relay unit of step s + 1 inside block row m's products.
+    auto relayUnit = [&](std::pair<bool, int64_t> unit, Step s) {
+      auto [isA, t] = unit;
+      if (isA) {
+        for (int64_t r = 0; r < bm; ++r)
+          ld->push(vec,
+                   term(slotAt(sub("a_rows", r * tk * es + t * msg), s, aSlot, buffers, 1), 3,
+                        bm * tk * es),
+                   inAccess);
+        return;
+      }
+      for (int64_t r = 0; r < bk; ++r)
+        ld->push(vec,
+                 bUnitAt(slotAt(sub("b_rows", r * tn * es), s, bSlot, buffers, 1), t,
+                         bk * tn * es, msg),
+                 inAccess);
+    };
     ld->loop(panelsM);
     ld->loop(panelsN);
+    if (overlap) {
+      // The panel's first step, relaid before its products.
+      ld->loop(1);
+      relayRows({true, steps == 1, 0, false});
+      ld->end();
+    }
     if (failed(forSteps(*ld, [&](Step s) {
-          ld->acquire(inputs[sc], Side::consumer);
-          // Rows of A, bm at a time per stick column; rows of B, bk at a time.
-          ld->loop(mbs);
-          ld->loop(aSticks);
-          for (int64_t r = 0; r < bm; ++r)
-            ld->push(vec,
-                     term(term(inSlot(sub("a_rows", r * tk * es), s, aSlot), 3, bm * tk * es), 4,
-                          msg),
-                     inAccess);
-          ld->end();
-          ld->end();
-          ld->loop(kbs);
-          ld->loop(bSticks);
-          for (int64_t r = 0; r < bk; ++r)
-            ld->push(vec,
-                     term(term(inSlot(sub("b_rows", r * tn * es), s, bSlot), 3, bk * tn * es), 4,
-                          msg),
-                     inAccess);
-          ld->end();
-          ld->end();
-          if (s.last)
-            for (auto [i, row] : llvm::enumerate(rowOperands))
-              for (int64_t j = 0; j < tn * row.esize / msg; ++j)
-                ld->push(vec,
-                         inSlot(sub("epilogue_" + std::to_string(i), j * msg), s,
-                                slotOf(tn * row.esize)),
-                         inAccess);
-          ld->release(inputs[sc], Side::consumer);
+          if (!overlap)
+            relayRows(s);
           // Per accumulator block: its init or carried value, then the K
           // blocks of the step in order.
           ld->acquire(blocks[sc], Side::consumer);
           for (int64_t j = 0; j < split; ++j)
             if (j != sc)
               ld->acquire(shared[j][sc], Side::consumer);
+          bool relaying = overlap && !s.last;
+          if (relaying)
+            ld->acquire(inputs[sc], Side::consumer);
           // Per group of `reuse` accumulator blocks (m, g R + r): their
-          // inits or carried values in order, then per K block the A block
+          // inits or carried values in order, then (overlapped) the group's
+          // relay units of the next step, then per K block the A block
           // once and the group's B blocks.
           ld->loop(mbs);
-          ld->loop(groups);
-          ld->loop(reuse);
-          if (s.first) {
-            if (!presetAccumulator && !vectorInit)
-              ld->push(mxu, sub("init"), Bytes(accBlock));
-          } else {
-            ld->acquire(accumulated[sc], Side::consumer);
-            if (carry == "scratchpad")
-              ld->push(mxu, accInGroup(), Bytes(accBlock));
-            else
-              for (int64_t j = 0; j < accSticks; ++j)
-                ld->push(vec, accInGroup(j * msg), inAccess);
-            ld->release(accumulated[sc], Side::consumer);
+          for (const GroupRun &run : groupRuns) {
+            ld->loop(run.count);
+            ld->loop(reuse);
+            if (s.first) {
+              if (!presetAccumulator && !vectorInit)
+                ld->push(mxu, sub("init"), Bytes(accBlock));
+            } else {
+              ld->acquire(accumulated[sc], Side::consumer);
+              int64_t at = run.first * reuse * accBlock;
+              if (carry == "scratchpad")
+                ld->push(mxu, accInGroup(at), Bytes(accBlock));
+              else
+                for (int64_t j = 0; j < accSticks; ++j)
+                  ld->push(vec, accInGroup(at + j * msg), inAccess);
+              ld->release(accumulated[sc], Side::consumer);
+            }
+            ld->end();
+            if (relaying)
+              for (auto unit : run.units)
+                relayUnit(unit, s);
+            ld->loop(kb);
+            ld->push(mxu,
+                     term(term(slotAt(sub("a_blocks"), s, aBlockSlot, blockBuffers, 0), 3,
+                               kb * msg),
+                          5, msg),
+                     inAccess);
+            ld->loop(reuse);
+            dc::Address bBlock = slotAt(spad("b_blocks", run.first * reuse * msg), s, bBlockSlot,
+                                        blockBuffers, 0);
+            ld->push(mxu, term(term(term(bBlock, 5, nb * msg), 4, reuse * msg), 6, msg),
+                     inAccess);
+            ld->end();
+            ld->end();
+            ld->end();
           }
           ld->end();
-          ld->loop(kb);
-          ld->push(mxu, term(term(sub("a_blocks"), 3, kb * msg), 5, msg), inAccess);
-          ld->loop(reuse);
-          ld->push(mxu, term(term(term(spad("b_blocks"), 5, nb * msg), 4, reuse * msg), 6, msg),
-                   inAccess);
-          ld->end();
-          ld->end();
-          ld->end();
-          ld->end();
+          if (relaying)
+            ld->release(inputs[sc], Side::consumer);
           for (int64_t j = 0; j < split; ++j)
             if (j != sc)
               ld->release(shared[j][sc], Side::consumer);
@@ -459,19 +561,26 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       return success();
     };
     SmallVector<SmallVector<Reg>> rows;
+    // A step's rows into blocks, whole.
+    auto relayAll = [&]() {
+      vec->loop(mbs);
+      vec->loop(aSticks);
+      emitBlocks(bm, bk);
+      vec->end();
+      vec->end();
+      vec->loop(kbs);
+      vec->loop(bSticks);
+      emitBlocks(bk, bn);
+      vec->end();
+      vec->end();
+    };
     vec->loop(panelsM);
     vec->loop(panelsN);
+    if (overlap)
+      relayAll();
     if (failed(forSteps(*vec, [&](Step s) -> LogicalResult {
-          vec->loop(mbs);
-          vec->loop(aSticks);
-          emitBlocks(bm, bk);
-          vec->end();
-          vec->end();
-          vec->loop(kbs);
-          vec->loop(bSticks);
-          emitBlocks(bk, bn);
-          vec->end();
-          vec->end();
+          if (!overlap)
+            relayAll();
           if (s.last) {
             // The epilogue's row operands (the panel's columns), held for
             // the panel.
@@ -489,21 +598,35 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           // The step's blocks go back to scratchpad: the vector unit hands
           // each its start and, carrying them, cuts the result into accesses.
           bool startsHere = (s.first && vectorInit) || (!s.first && carry == "vector");
-          if (!startsHere && carry != "vector")
+          bool relaying = overlap && !s.last;
+          if (!startsHere && carry != "vector" && !relaying)
             return success();
           // A group's starts go first: the matrix unit takes them all
-          // before it sends the first result.
-          vec->loop(mbs * groups);
-          for (int64_t r = 0; r < reuse; ++r)
-            carryIn(s);
-          if (carry == "vector") {
-            vec->loop(reuse);
-            Reg result = vec->newReg();
-            vec->recv(result, accType, Elements(bm * bn), mxu);
-            for (int64_t j = 0; j < accSticks; ++j) {
-              Reg piece = vec->newReg();
-              vec->slice(piece, result, j * (msg / accBytes), Elements(msg / accBytes));
-              vec->send(st, piece);
+          // before it sends the first result; overlapped, the group's relay
+          // units of the next step run while the matrix unit folds K.
+          vec->loop(mbs);
+          for (const GroupRun &run : groupRuns) {
+            vec->loop(run.count);
+            for (int64_t r = 0; startsHere && r < reuse; ++r)
+              carryIn(s);
+            if (relaying)
+              for (auto [isA, t] : run.units) {
+                (void)t;
+                if (isA)
+                  emitBlocks(bm, bk);
+                else
+                  emitBlocks(bk, bn);
+              }
+            if (carry == "vector") {
+              vec->loop(reuse);
+              Reg result = vec->newReg();
+              vec->recv(result, accType, Elements(bm * bn), mxu);
+              for (int64_t j = 0; j < accSticks; ++j) {
+                Reg piece = vec->newReg();
+                vec->slice(piece, result, j * (msg / accBytes), Elements(msg / accBytes));
+                vec->send(st, piece);
+              }
+              vec->end();
             }
             vec->end();
           }
@@ -585,49 +708,104 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       st->end();
       st->release(outputs[sc], Side::producer);
     };
+    // The blocks of step s (its slot `ahead` of it), from the relay.
+    auto acquireBlocks = [&](Side side) {
+      st->acquire(blocks[sc], side);
+      for (int64_t i = 0; i < split; ++i)
+        if (i != sc)
+          st->acquire(shared[sc][i], side);
+    };
+    auto releaseBlocks = [&](Side side) {
+      for (int64_t i = 0; i < split; ++i)
+        if (i != sc)
+          st->release(shared[sc][i], side);
+      st->release(blocks[sc], side);
+    };
+    auto storeAll = [&](Step s) {
+      st->acquire(blocks[sc], Side::producer);
+      st->loop(mbs);
+      st->loop(aSticks);
+      for (int64_t j = 0; j < inElems / bk; ++j)
+        st->pop(vec,
+                term(term(slotAt(sub("a_blocks", j * msg), s, aBlockSlot, blockBuffers, 0), 3,
+                          kb * msg),
+                     4, (inElems / bk) * msg),
+                inAccess);
+      st->end();
+      st->end();
+      for (int64_t i = 0; i < split; ++i)
+        if (i != sc)
+          st->acquire(shared[sc][i], Side::producer);
+      st->loop(kbs);
+      st->loop(bSticks);
+      for (int64_t j = 0; j < inElems / bn; ++j)
+        st->pop(vec,
+                term(term(slotAt(sub("b_blocks", j * msg), s, bBlockSlot, blockBuffers, 0), 3,
+                          nb * msg),
+                     4, (inElems / bn) * msg),
+                inAccess);
+      st->end();
+      st->end();
+      releaseBlocks(Side::producer);
+    };
+    // One relay unit's blocks of step s + 1 inside block row m's products.
+    auto storeUnit = [&](std::pair<bool, int64_t> unit, Step s) {
+      auto [isA, t] = unit;
+      if (isA) {
+        for (int64_t j = 0; j < inElems / bk; ++j)
+          st->pop(vec,
+                  term(slotAt(sub("a_blocks", j * msg + t * (inElems / bk) * msg), s, aBlockSlot,
+                              blockBuffers, 1),
+                       3, kb * msg),
+                  inAccess);
+        return;
+      }
+      for (int64_t j = 0; j < inElems / bn; ++j)
+        st->pop(vec,
+                bUnitAt(slotAt(sub("b_blocks", j * msg), s, bBlockSlot, blockBuffers, 1), t,
+                        nb * msg, (inElems / bn) * msg),
+                inAccess);
+    };
     st->loop(panelsM);
     st->loop(panelsN);
+    if (overlap) {
+      st->loop(1);
+      storeAll({true, steps == 1, 0, false});
+      st->end();
+    }
     if (failed(forSteps(*st, [&](Step s) {
-          st->acquire(blocks[sc], Side::producer);
-          st->loop(mbs);
-          st->loop(aSticks);
-          for (int64_t j = 0; j < inElems / bk; ++j)
-            st->pop(vec,
-                    term(term(sub("a_blocks", j * msg), 3, kb * msg), 4, (inElems / bk) * msg),
-                    inAccess);
-          st->end();
-          st->end();
-          for (int64_t i = 0; i < split; ++i)
-            if (i != sc)
-              st->acquire(shared[sc][i], Side::producer);
-          st->loop(kbs);
-          st->loop(bSticks);
-          for (int64_t j = 0; j < inElems / bn; ++j)
-            st->pop(vec,
-                    term(term(sub("b_blocks", j * msg), 3, nb * msg), 4, (inElems / bn) * msg),
-                    inAccess);
-          st->end();
-          st->end();
-          for (int64_t i = 0; i < split; ++i)
-            if (i != sc)
-              st->release(shared[sc][i], Side::producer);
-          st->release(blocks[sc], Side::producer);
+          if (!overlap)
+            storeAll(s);
+          bool relaying = overlap && !s.last;
+          if (relaying)
+            acquireBlocks(Side::producer);
           if (s.last && directAccumulator) {
             emitStored(3);
             return success();
           }
-          // The step's accumulator blocks, back into scratchpad.
+          // The step's accumulator blocks, back into scratchpad, per group
+          // after the group's relay units of the next step.
           st->loop(mbs);
-          st->loop(nb);
-          st->acquire(accumulated[sc], Side::producer);
-          if (carry == "vector")
-            for (int64_t j = 0; j < accSticks; ++j)
-              st->pop(vec, accAt(3, j * msg), inAccess);
-          else
-            st->pop(mxu, accAt(3), Bytes(accBlock));
-          st->release(accumulated[sc], Side::producer);
+          for (const GroupRun &run : groupRuns) {
+            st->loop(run.count);
+            if (relaying)
+              for (auto unit : run.units)
+                storeUnit(unit, s);
+            st->loop(reuse);
+            int64_t at = run.first * reuse * accBlock;
+            st->acquire(accumulated[sc], Side::producer);
+            if (carry == "vector")
+              for (int64_t j = 0; j < accSticks; ++j)
+                st->pop(vec, accInGroup(at + j * msg), inAccess);
+            else
+              st->pop(mxu, accInGroup(at), Bytes(accBlock));
+            st->release(accumulated[sc], Side::producer);
+            st->end();
+            st->end();
+          }
           st->end();
-          st->end();
+          if (relaying)
+            releaseBlocks(Side::producer);
           return success();
         })))
       return failure();

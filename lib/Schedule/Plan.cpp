@@ -123,7 +123,7 @@ void ktflow::ktsched::writePlan(ModuleOp module, llvm::raw_ostream &os) {
           names.push_back(name.getValue());
         c["loop_order"] = std::move(names);
       }
-      for (StringRef key : {"split", "reuse"})
+      for (StringRef key : {"split", "reuse", "block_buffers"})
         if (auto count = dyn_cast_or_null<IntegerAttr>(decisionValue(op, key)))
           c[key] = count.getInt();
       if (auto merge = dyn_cast_or_null<DictionaryAttr>(decisionValue(op, "merge")))
@@ -443,7 +443,7 @@ static LogicalResult replayContractions(KernelOp kernel, const json::Object &ent
         return fail("loop_order");
       op->setAttr("loop_order", decide(b.getStrArrayAttr(order), kPlan));
     }
-    for (StringRef key : {"split", "reuse"})
+    for (StringRef key : {"split", "reuse", "block_buffers"})
       if (const json::Value *v = object->get(key)) {
         std::optional<int64_t> count = v->getAsInteger();
         if (!count || *count < 1)

@@ -60,7 +60,10 @@
 //    least four K steps where several cores share global memory (the
 //    DMA's next step overlaps this one's work); `buffers`: 2 where
 //    the innermost loop of several trips is even (a ring of two slots for
-//    the step's rows), else 1. Between K steps the accumulator blocks wait
+//    the step's rows), else 1; `block_buffers`: 2 (the blocks in a ring of
+//    two slots, the next step relaid inside this one's products) where the
+//    step admits it (contractionOverlapLegal), it fits, and the units
+//    rather than global memory set the pace, else 1. Between K steps the accumulator blocks wait
 //    in scratchpad; how they travel (`carry`, a fact of the block and the
 //    description) is one access of the load and store units, or the
 //    vector unit joining and cutting the block's accesses over its FIFOs
@@ -241,6 +244,22 @@ FailureOr<int64_t> ktflow::ktsched::detail::decideContractionMerge(
   }
   op->setAttr("grid", b.getDenseI64ArrayAttr(grid));
   return n;
+}
+
+bool ktflow::ktsched::contractionOverlapLegal(const ContractionStepShape &s) {
+  if (s.steps < 2 || s.steps % 2 || s.buffers != 2 || s.rowOperands || s.mbs < 1 ||
+      (s.kbs * s.bSticks) % s.mbs)
+    return false;
+  // Each block row relays perRow of B's relay units (bk rows by one
+  // access): whole B rows' accesses, or a divisor of them (the K block of
+  // row m is then m div d, the lowering's terms in mod d).
+  int64_t perRow = s.kbs * s.bSticks / s.mbs;
+  if (perRow % s.bSticks == 0)
+    return true;
+  if (s.bSticks % perRow)
+    return false;
+  int64_t d = s.bSticks / perRow;
+  return (s.bk * s.tn * s.elementBytes) % d == 0 && (s.nb * s.access) % d == 0;
 }
 
 namespace {
@@ -535,12 +554,12 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   // rows and blocks, the accumulators and stored rows are shared out by
   // block rows.
   auto layout = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers, int64_t split,
-                    Bytes &end) {
+                    Bytes &end, int64_t blockBuffers = 1) {
     SmallVector<std::pair<StringRef, int64_t>> regions = {
         {"a_rows", buffers * aligned(tm * tk * es)},
         {"b_rows", buffers * aligned(tk * tn * es)},
-        {"a_blocks", tm * tk * es},
-        {"b_blocks", tk * tn * es}};
+        {"a_blocks", blockBuffers * aligned(tm * tk * es)},
+        {"b_blocks", blockBuffers * aligned(tk * tn * es)}};
     if (!presets)
       regions.push_back({"init", split * aligned(bm * bn * accBytes)});
     if (!direct || tk != k)
@@ -571,9 +590,9 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   };
   Bytes usable = model.node(spad).memory.usable();
   auto fitsScratchpad = [&](int64_t tm, int64_t tn, int64_t tk, int64_t buffers,
-                            int64_t split) {
+                            int64_t split, int64_t blockBuffers = 1) {
     Bytes end(0);
-    (void)layout(tm, tn, tk, buffers, split, end);
+    (void)layout(tm, tn, tk, buffers, split, end, blockBuffers);
     return end <= usable;
   };
   // `split`: the sub-core instances sharing the scratchpad (spyre's two
@@ -705,8 +724,63 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   // description (a fact, not a choice).
   op->setAttr("carry", b.getStringAttr(carry.empty() ? "none" : carry));
 
+  // `block_buffers`: the operand blocks in a ring of two slots where the
+  // relay of the next K step can run inside this step's products and the
+  // second slot fits, so the vector unit's relay overlaps the matrix
+  // unit's work instead of preceding it; else one.
+  ContractionStepShape shape;
+  shape.steps = k / tk, shape.buffers = buffers, shape.mbs = tm / bm / split,
+  shape.kbs = tk / bk / split, shape.kb = tk / bk, shape.nb = tn / bn,
+  shape.aSticks = tk * es / inAccess->count(), shape.bSticks = tn * es / inAccess->count(),
+  shape.bk = bk, shape.tn = tn, shape.access = inAccess->count(), shape.elementBytes = es,
+  shape.rowOperands = !rowOperands.empty();
+  bool overlapLegal = contractionOverlapLegal(shape) && fitsScratchpad(tm, tn, tk, buffers, split, 2);
+  // Relaying ahead pays where the units, not global memory, set the pace:
+  // the next step's rows must be in before this step's products start, so
+  // where the round's cores share global memory and a step's rows take
+  // longer to arrive than the units' work on a step (its multiply-adds on
+  // the matrix unit and, one after the other without the overlap, the
+  // vector unit's slices and concats of its blocks), each step would wait
+  // for the next one's rows (and the tail grows by a step).
+  bool unitsBound = true;
+  {
+    int64_t roundTiles = 1;
+    for (int64_t g : op->getAttrOfType<DenseI64ArrayAttr>("grid").asArrayRef())
+      roundTiles *= g;
+    double active = double(std::min<int64_t>(roundTiles, placement.cores));
+    auto globals = model.memoriesBacking(KtirSpace::Global);
+    const ComputeInfo &unit = model.node(*matrix).compute;
+    std::optional<int64_t> work = unit.workPerIssue(inputType);
+    std::optional<Cycles> issue = unit.issueCost("matmul");
+    std::optional<Cycles> copy = model.node(*vector).compute.issueCost("copy");
+    if (!globals.empty() && model.node(globals.front()).memory.bandwidth && work && *work > 0 &&
+        issue && copy) {
+      double perCycle =
+          double(model.node(globals.front()).memory.bandwidth->bytesPerCycle) / active;
+      double rowsCycles = double((tm * tk + tk * tn) * es) / perCycle;
+      double mmas = double(tm / bm / split) * double(tn / bn) * double(tk / bk);
+      double mmaCycles = mmas * std::ceil(double(bm * bn * bk) / double(*work)) *
+                         double(issue->count());
+      double relayCycles = (double(shape.mbs * shape.kb) * double(2 * bm - 1) +
+                            double(shape.kbs * shape.nb) * double(2 * bk - 1)) *
+                           double(copy->count());
+      unitsBound = rowsCycles <= mmaCycles + relayCycles;
+    }
+  }
+  int64_t blockBuffers = overlapLegal && unitsBound ? 2 : 1;
+  if (auto replayed = dyn_cast_or_null<IntegerAttr>(decisionValue(op, "block_buffers"))) {
+    if (replayed.getInt() != 1 && !(replayed.getInt() == 2 && overlapLegal))
+      return op.emitError("the plan's block_buffers ")
+             << replayed.getInt()
+             << " is not legal: 1, or 2 where K runs in an even number of steps with "
+                "double-buffered rows, no epilogue row operands, B's relay shared evenly "
+                "over the block rows, and both slots fit";
+    blockBuffers = replayed.getInt();
+  }
+  decision("block_buffers", b.getI64IntegerAttr(blockBuffers));
+
   Bytes end(0);
-  auto regions = layout(tm, tn, tk, buffers, split, end);
+  auto regions = layout(tm, tn, tk, buffers, split, end, blockBuffers);
   if (end > usable)
     return op.emitError("the contraction's step ")
            << tm << "x" << tn << "x" << tk << " needs " << end.count() << " bytes of @"

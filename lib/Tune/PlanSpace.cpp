@@ -137,6 +137,7 @@ std::optional<std::string> tune::randomPlanVariant(llvm::StringRef plan, std::mt
     // The operand reuse must divide the new step's block columns: the
     // scheduler takes it again.
     c.erase("reuse");
+    c.erase("block_buffers"); // the blocks' ring too (it needs an even step count)
     return true;
   });
 }
@@ -234,12 +235,16 @@ std::vector<std::string> tune::planNeighbours(llvm::StringRef plan) {
         moveContraction(ci, [&](llvm::json::Object &c) {
           (*c.getArray("step"))[d] = extent;
           c.erase("reuse"); // the scheduler's again, for the new step
+          c.erase("block_buffers");
         });
       }
     if (buffers[ci] > 0)
       for (int64_t b : {buffers[ci] - 1, buffers[ci] + 1})
         if (b >= 1 && b <= kMaxContractionBuffers)
-          moveContraction(ci, [&](llvm::json::Object &c) { c["buffers"] = b; });
+          moveContraction(ci, [&](llvm::json::Object &c) {
+            c["buffers"] = b;
+            c.erase("block_buffers"); // the blocks' ring needs double-buffered rows
+          });
     if (reuses[ci] > 0)
       for (int64_t r : {reuses[ci] / 2, reuses[ci] * 2})
         if (r >= 1)

@@ -140,6 +140,25 @@ std::optional<int64_t> linearCoefficient(mlir::AffineExpr expr, unsigned dim);
 /// `transfers`), or none when the group has another shape.
 std::optional<llvm::SmallVector<StageOp>> initialPipelineMovers(GroupOp group);
 
+/// The geometry of one sub-core instance's K step of a contraction on a
+/// matrix unit, as the lowering walks it: its block rows (mbs), its share
+/// of B's K blocks (kbs), the K blocks of the step (kb), the block columns
+/// of the panel (nb), the accesses of an A row and a B row of the step
+/// (aSticks, bSticks), the load unit's access and an operand element.
+struct ContractionStepShape {
+  int64_t steps = 1, buffers = 1, mbs = 1, kbs = 1, kb = 1, nb = 1, aSticks = 1, bSticks = 1;
+  int64_t bk = 1, tn = 1, access = 1, elementBytes = 1;
+  bool rowOperands = false;
+};
+
+/// Whether the relay of a contraction's next K step can run inside this
+/// step's products (operand blocks in a ring of two slots,
+/// `block_buffers = 2`): K in an even number (> 1) of steps, the operand
+/// rows double-buffered, no epilogue row operands, and B's relay units of
+/// the step shared out evenly over the block rows (a whole number per row,
+/// each row's a whole number of B rows' accesses or a divisor of them).
+bool contractionOverlapLegal(const ContractionStepShape &shape);
+
 } // namespace ktflow::ktsched
 
 #endif // KTFLOW_SCHEDULE_SCHEDULEUTILS_H
