@@ -13,10 +13,13 @@
 //  2. per block of rows (a counted loop, a shorter last block peeled):
 //     gathers the rows the block's indices name into slot k mod depth
 //     (`gather`: indices first, then the rows), fences, and copies the
-//     slot out to the stored block. With two slots, one block's copy out
-//     runs while the next block is gathered (the fence after that gather
-//     also waits for the copy, so a slot is free again before it is
-//     reused).
+//     slot out to the stored block. With two slots or more the gathers run
+//     one block ahead: block k + 1's gather is issued before block k's
+//     copy out, then one fence waits for both, so the next block's index
+//     fetch does not queue behind the copy out on the scratchpad's link to
+//     the DMA and its rows come in while block k's go out. The loop then
+//     runs over periods of `depth` blocks, unrolled, so each block's slot
+//     is a constant.
 //
 // A scatter (`transfer = dma_scatter`) runs the same steps the other way
 // round: per block it copies the block's rows into the slot, fences, and
@@ -73,10 +76,24 @@ public:
   int64_t cores = 1;
 
 private:
-  /// One block of `count` rows of the tile in table columns `cols`, block
-  /// `chunk` given as a loop index (`loopDepth`) or a constant.
-  void emitBlock(ktunit::ProgramBuilder &dma, uint32_t cols, int64_t count,
-                 std::optional<uint32_t> loopDepth, int64_t chunk);
+  /// Which block a step moves: `base + period * i` for the index i of the
+  /// loop at `loopDepth` (or the constant `base` outside a loop). A period
+  /// of 1 takes the slot as i mod depth; a multiple of `depth` keeps the
+  /// block's slot constant.
+  struct Chunk {
+    int64_t base = 0;
+    std::optional<uint32_t> loopDepth;
+    int64_t period = 1;
+  };
+  /// The parts of one block's transfer: the copy into the slot (scatter)
+  /// or the indexed copy out of the table (gather), the fence, and the
+  /// other side.
+  enum Part : unsigned { kIn = 1, kFence = 2, kOut = 4, kAll = 7 };
+  /// One block of `count` rows of the tile in table columns `cols`.
+  void emitBlock(ktunit::ProgramBuilder &dma, uint32_t cols, int64_t count, Chunk chunk,
+                 unsigned parts = kAll);
+  /// A gather's blocks, each gathered one block ahead of its copy out.
+  void emitPipelinedGather(ktunit::ProgramBuilder &dma, uint32_t cols);
 
   const arch::ArchModel &model;
   ks::KernelOp kernel;
@@ -210,16 +227,19 @@ FailureOr<SmallVector<TilePlace>> GatherLowering::placeTiles() {
 }
 
 void GatherLowering::emitBlock(ktunit::ProgramBuilder &dma, uint32_t cols, int64_t count,
-                               std::optional<uint32_t> loopDepth, int64_t chunk) {
+                               Chunk chunk, unsigned parts) {
   using dc::ProgramBuilder;
-  // An address `offset + chunk * stride` (mod `modulus` chunks) bytes on.
-  auto at = [&](dc::Address addr, int64_t stride, int64_t modulus = 0) {
-    if (loopDepth) {
-      if (stride && modulus != 1)
-        addr.terms.push_back({*loopDepth, Bytes(stride), modulus});
-    } else {
-      addr.offset = addr.offset + Bytes((modulus ? chunk % modulus : chunk) * stride);
-    }
+  // An address `offset + chunk * stride` bytes on; for the slot (`slots`
+  // set) the chunk is taken mod the slots.
+  auto at = [&](dc::Address addr, int64_t stride, bool slots = false) {
+    int64_t base = slots ? chunk.base % depth : chunk.base;
+    addr.offset = addr.offset + Bytes(base * stride);
+    if (!chunk.loopDepth || !stride)
+      return addr;
+    if (!slots)
+      addr.terms.push_back({*chunk.loopDepth, Bytes(chunk.period * stride), 0});
+    else if (chunk.period % depth != 0 && depth != 1)
+      addr.terms.push_back({*chunk.loopDepth, Bytes(stride), depth});
     return addr;
   };
   auto withColumn = [](dc::Address addr, uint32_t column) {
@@ -228,7 +248,7 @@ void GatherLowering::emitBlock(ktunit::ProgramBuilder &dma, uint32_t cols, int64
   };
   dc::Address slot = at(withColumn(ProgramBuilder::memoryAddress(memory, Bytes(rowsRegion)),
                                    baseColumn),
-                        slotBytes, depth);
+                        slotBytes, /*slots=*/true);
   dc::Address indices =
       at(withColumn(ProgramBuilder::memoryAddress(memory, Bytes(indexRegion)), cols + 1),
          block * index.esize);
@@ -251,16 +271,56 @@ void GatherLowering::emitBlock(ktunit::ProgramBuilder &dma, uint32_t cols, int64
       dma.copy(to, from, Bytes(rowBytes), {{count, Bytes(rowBytes), Bytes(blockStride)}});
   };
   if (scatter) {
-    copyBlock(/*in=*/true);
-    dma.fence(self);
-    dma.scatter(tableAt, slot, Bytes(rowBytes), {{count, Bytes(rowBytes), Bytes(tableStride)}},
-                indices, indexType, bound);
+    if (parts & kIn)
+      copyBlock(/*in=*/true);
+    if (parts & kFence)
+      dma.fence(self);
+    if (parts & kOut)
+      dma.scatter(tableAt, slot, Bytes(rowBytes), {{count, Bytes(rowBytes), Bytes(tableStride)}},
+                  indices, indexType, bound);
     return;
   }
-  dma.gather(slot, tableAt, Bytes(rowBytes), {{count, Bytes(tableStride), Bytes(rowBytes)}},
-             indices, indexType, bound);
-  dma.fence(self);
-  copyBlock(/*in=*/false);
+  if (parts & kIn)
+    dma.gather(slot, tableAt, Bytes(rowBytes), {{count, Bytes(tableStride), Bytes(rowBytes)}},
+               indices, indexType, bound);
+  if (parts & kFence)
+    dma.fence(self);
+  if (parts & kOut)
+    copyBlock(/*in=*/false);
+}
+
+void GatherLowering::emitPipelinedGather(ktunit::ProgramBuilder &dma, uint32_t cols) {
+  using dc::ProgramBuilder;
+  dc::NodeRef self =
+      ProgramBuilder::node(dmaUnit, {dc::InstanceSelector::Kind::TableColumn, selfColumn});
+  int64_t full = rows / block, rest = rows % block, blocks = full + (rest ? 1 : 0);
+  auto countOf = [&](int64_t b) { return b < full ? block : rest; };
+  // Block 0 is gathered alone; then step k gathers block k + 1, copies block
+  // k out and fences both; the last block's copy out closes.
+  emitBlock(dma, cols, countOf(0), {0, std::nullopt, 1}, kIn | kFence);
+  // The steps whose gathered block is a whole one form periods of `depth`
+  // steps (constant slots); the rest, and a step gathering the short last
+  // block, are peeled.
+  int64_t wholeSteps = std::max<int64_t>(0, full - 1);
+  int64_t periods = wholeSteps / depth;
+  auto step = [&](int64_t k, std::optional<uint32_t> loopDepth, int64_t period) {
+    emitBlock(dma, cols, countOf(k + 1), {k + 1, loopDepth, period}, kIn);
+    emitBlock(dma, cols, countOf(k), {k, loopDepth, period}, kOut);
+    dma.fence(self);
+  };
+  if (periods == 1) {
+    for (int64_t r = 0; r < depth; ++r)
+      step(r, std::nullopt, depth);
+  } else if (periods > 1) {
+    uint32_t loopDepth = dma.loopDepth();
+    dma.loop(periods);
+    for (int64_t r = 0; r < depth; ++r)
+      step(r, loopDepth, depth);
+    dma.end();
+  }
+  for (int64_t k = periods * depth; k + 1 < blocks; ++k)
+    step(k, std::nullopt, depth);
+  emitBlock(dma, cols, countOf(blocks - 1), {blocks - 1, std::nullopt, 1}, kOut);
 }
 
 LogicalResult GatherLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Served> served) {
@@ -306,16 +366,20 @@ LogicalResult GatherLowering::emitBundle(ktunit::BundleOp bundle, ArrayRef<Serve
       dma.copy(to, from, Bytes(std::min(maxRun, span - done)), {});
     }
     dma.fence(self);
+    if (!scatter && depth > 1 && full + (rest ? 1 : 0) > 1) {
+      emitPipelinedGather(dma, cols);
+      continue;
+    }
     if (full == 1) {
-      emitBlock(dma, cols, block, std::nullopt, 0);
+      emitBlock(dma, cols, block, {0, std::nullopt, 1});
     } else if (full > 1) {
       uint32_t loopDepth = dma.loopDepth();
       dma.loop(full);
-      emitBlock(dma, cols, block, loopDepth, 0);
+      emitBlock(dma, cols, block, {0, loopDepth, 1});
       dma.end();
     }
     if (rest)
-      emitBlock(dma, cols, rest, std::nullopt, full);
+      emitBlock(dma, cols, rest, {full, std::nullopt, 1});
   }
   return dma.status();
 }
