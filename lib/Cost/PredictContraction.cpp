@@ -7,7 +7,9 @@
 // slowest sets the pace. With the blocks in two slots (`block_buffers`)
 // a step's relayout but a panel's first runs inside the previous step's
 // products, a unit per group of accumulator blocks, the group taking the
-// slowest of the load unit, the matrix unit and the vector unit's cuts.
+// slowest of the load unit, the matrix unit and the vector unit's cuts;
+// where the panels lie in one row or column, a panel's first step is relaid
+// in the previous panel's last.
 // Per K step of each M x N panel of the `step` decision:
 //
 //  * the relayout: the load unit streams the step's A and B rows to the
@@ -338,15 +340,25 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   double store = transfer(outLinks, tm * tn * eo, 1, active);
   int64_t buffers = intOf(op, "buffers", 1);
 
-  double perTile = 0;
-  for (int64_t s = 0; s < ksteps; ++s) {
-    bool last = s + 1 == ksteps;
-    double stepCycles = (overlap && s > 0 ? 0.0 : relayout) + productsOf(s == 0, last, overlap && !last);
-    if (buffers < 2)
-      stepCycles += s == 0 ? first : load;
-    perTile += stepCycles;
-  }
-  perTile = perTile * panels + epilogue * panels;
+  // Where the panels lie in one row or one column, each but the last also
+  // relays the next panel's first step in its last step, so the grid tile
+  // pays one relayout alone.
+  bool crossPanels = overlap && panels > 1 && (m / tm == 1 || n / tn == 1);
+  auto panelOf = [&](bool relayNext) {
+    double cycles = 0;
+    for (int64_t s = 0; s < ksteps; ++s) {
+      bool last = s + 1 == ksteps;
+      double stepCycles = (overlap && (s > 0 || crossPanels) ? 0.0 : relayout) +
+                          productsOf(s == 0, last, overlap && (!last || relayNext));
+      if (buffers < 2)
+        stepCycles += s == 0 ? first : load;
+      cycles += stepCycles;
+    }
+    return cycles;
+  };
+  double perTile = crossPanels ? relayout + (panels - 1) * panelOf(true) + panelOf(false)
+                               : panelOf(false) * panels;
+  perTile += epilogue * panels;
   if (buffers < 2)
     perTile += (panels - 1) * store;
   p.steps = rounds * panels * ksteps;

@@ -236,6 +236,83 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
     if (groups > relaying)
       groupRuns.push_back({relaying, groups - relaying, {}});
   }
+  // The same units by stored access of the epilogue (access c holds the
+  // groups [c G, (c + 1) G), G = groups / cSticks), for a panel's last step
+  // whose accumulators go to the epilogue over a FIFO.
+  struct AccessRun {
+    int64_t first = 0, count = 1;
+    SmallVector<SmallVector<std::pair<bool, int64_t>>> groupUnits; ///< per group of the access
+  };
+  SmallVector<AccessRun> accessRuns;
+  {
+    const int64_t perAccessGroups = std::max<int64_t>(1, groups / cSticks);
+    SmallVector<SmallVector<std::pair<bool, int64_t>>> unitsOf(groups);
+    int64_t relayingGroups = 0;
+    for (const GroupRun &run : groupRuns)
+      if (!run.units.empty()) {
+        unitsOf[run.first] = run.units;
+        relayingGroups = run.first + 1;
+      }
+    int64_t relayingAccesses = (relayingGroups + perAccessGroups - 1) / perAccessGroups;
+    for (int64_t a = 0; a < relayingAccesses; ++a) {
+      AccessRun run{a, 1, {}};
+      for (int64_t j = 0; j < perAccessGroups; ++j)
+        run.groupUnits.push_back(unitsOf[a * perAccessGroups + j]);
+      accessRuns.push_back(run);
+    }
+    if (cSticks > relayingAccesses)
+      accessRuns.push_back({relayingAccesses, cSticks - relayingAccesses, {}});
+  }
+  // Every program but the DMA's and the matrix unit's loops over the
+  // panels; overlapped, the first panel's first step is relaid before them
+  // and each panel but the last relays the next panel's first step inside
+  // its last step's products, so the last panel is a loop of its own (the
+  // programs' addresses do not depend on the panel: the DMA's do).
+  // Panels in one row or one column only: the DMA's next panel is one
+  // panel stride on (it fills that panel's first step before it stores
+  // this one's rows); elsewhere each panel's first step is relaid alone.
+  const bool crossPanels = overlap && panelsM * panelsN > 1 && (panelsM == 1 || panelsN == 1);
+  bool relayAfterLast = false;
+  auto forPanels = [&](ktunit::ProgramBuilder &p, llvm::function_ref<void()> prologue,
+                       llvm::function_ref<LogicalResult()> panel) -> LogicalResult {
+    if (!crossPanels) {
+      p.loop(panelsM);
+      p.loop(panelsN);
+      if (overlap) {
+        p.loop(1);
+        prologue();
+        p.end();
+      }
+      LogicalResult r = panel();
+      p.end();
+      p.end();
+      return r;
+    }
+    p.loop(1);
+    p.loop(1);
+    p.loop(1);
+    prologue();
+    p.end();
+    p.end();
+    p.end();
+    if (panelsM * panelsN > 1) {
+      relayAfterLast = true;
+      p.loop(panelsM * panelsN - 1);
+      p.loop(1);
+      LogicalResult r = panel();
+      p.end();
+      p.end();
+      relayAfterLast = false;
+      if (failed(r))
+        return failure();
+    }
+    p.loop(1);
+    p.loop(1);
+    LogicalResult r = panel();
+    p.end();
+    p.end();
+    return r;
+  };
 
   {
     auto dma = program("dma", dmaUnit, dmaInstances, rowColumn + rowOperands.size());
@@ -255,40 +332,86 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
     };
     const int64_t strideA = a.tensor.getStrides()[0] * es, strideB = b.tensor.getStrides()[0] * es,
                   strideC = c.tensor.getStrides()[0] * eo;
-    dma->loop(panelsM);
-    dma->loop(panelsN);
-    if (failed(forSteps(*dma, [&](Step s) {
-          // The step's rows serve every sub-core instance.
-          for (ktunit::ChannelOp in : inputs)
-            dma->acquire(in, Side::producer);
-          dma->copy(inSlot(spad("a_rows"), s, aSlot),
-                    atStep(term(global(symA, 0), 0, tm * strideA), s, tk * es), Bytes(tk * es),
-                    {{tm, Bytes(strideA), Bytes(tk * es)}});
-          dma->copy(inSlot(spad("b_rows"), s, bSlot),
-                    atStep(term(global(symB, 1), 1, tn * es), s, tk * strideB), Bytes(tn * es),
-                    {{tk, Bytes(strideB), Bytes(tn * es)}});
-          for (auto [i, row] : llvm::enumerate(rowOperands)) {
-            int64_t bytes = tn * row.esize;
-            dma->copy(inSlot(spad("epilogue_" + std::to_string(i)), s, slotOf(bytes)),
-                      term(global(symRows[i], rowColumn + i), 1, bytes), Bytes(bytes),
-                      {{1, Bytes(bytes), Bytes(bytes)}});
-          }
-          for (ktunit::ChannelOp in : inputs)
-            dma->release(in, Side::producer);
-          return success();
-        })))
-      return failure();
-    // Each sub-core instance's stored rows of the panel.
-    for (int64_t j = 0; j < split; ++j) {
-      dma->acquire(outputs[j], Side::consumer);
-      dc::Address rows = term(term(global(symC, 2), 0, tm * strideC), 1, tn * eo);
-      rows.offset = rows.offset + Bytes(j * tms * strideC);
-      dma->copy(rows, spad("c_rows", j * tms * tn * eo), Bytes(tn * eo),
-                {{tms, Bytes(tn * eo), Bytes(strideC)}});
-      dma->release(outputs[j], Side::consumer);
+    // The rows of step `k` of the panel `shift` panels on (along the one
+    // dimension panels step in, with crossPanels), in the slot of step s
+    // `ahead` of it.
+    auto fill = [&](Step s, int64_t ahead, Step k, int64_t shift) {
+      int64_t shiftA = panelsN == 1 ? shift * tm * strideA : 0;
+      int64_t shiftB = panelsN == 1 ? 0 : shift * tn * es;
+      // The step's rows serve every sub-core instance.
+      for (ktunit::ChannelOp in : inputs)
+        dma->acquire(in, Side::producer);
+      dc::Address srcA = atStep(term(global(symA, 0), 0, tm * strideA), k, tk * es);
+      srcA.offset = srcA.offset + Bytes(shiftA);
+      dc::Address srcB = atStep(term(global(symB, 1), 1, tn * es), k, tk * strideB);
+      srcB.offset = srcB.offset + Bytes(shiftB);
+      dma->copy(slotAt(spad("a_rows"), s, aSlot, buffers, ahead), srcA, Bytes(tk * es),
+                {{tm, Bytes(strideA), Bytes(tk * es)}});
+      dma->copy(slotAt(spad("b_rows"), s, bSlot, buffers, ahead), srcB, Bytes(tn * es),
+                {{tk, Bytes(strideB), Bytes(tn * es)}});
+      for (auto [i, row] : llvm::enumerate(rowOperands)) {
+        int64_t bytes = tn * row.esize;
+        dc::Address src = term(global(symRows[i], rowColumn + i), 1, bytes);
+        src.offset = src.offset + Bytes(panelsN == 1 ? 0 : shift * bytes);
+        dma->copy(slotAt(spad("epilogue_" + std::to_string(i)), s, slotOf(bytes), buffers, ahead),
+                  src, Bytes(bytes), {{1, Bytes(bytes), Bytes(bytes)}});
+      }
+      for (ktunit::ChannelOp in : inputs)
+        dma->release(in, Side::producer);
+    };
+    // Each sub-core instance's stored rows of the panel `shift` panels on.
+    auto store = [&](int64_t shift) {
+      for (int64_t j = 0; j < split; ++j) {
+        dma->acquire(outputs[j], Side::consumer);
+        dc::Address rows = term(term(global(symC, 2), 0, tm * strideC), 1, tn * eo);
+        rows.offset = rows.offset + Bytes(j * tms * strideC) +
+                      Bytes(shift * (panelsN == 1 ? tm * strideC : tn * eo));
+        dma->copy(rows, spad("c_rows", j * tms * tn * eo), Bytes(tn * eo),
+                  {{tms, Bytes(tn * eo), Bytes(strideC)}});
+        dma->release(outputs[j], Side::consumer);
+      }
+    };
+    if (!crossPanels) {
+      dma->loop(panelsM);
+      dma->loop(panelsN);
+      if (failed(forSteps(*dma, [&](Step s) {
+            fill(s, 0, s, 0);
+            return success();
+          })))
+        return failure();
+      store(0);
+      dma->end();
+      dma->end();
+    } else {
+      // The first panel's first step; then in step s of a panel step s + 1
+      // (in the last, the next panel's first), as the load unit relays
+      // them; a panel's rows stored after the next panel's first step.
+      Step first{true, steps == 1, 0, false};
+      dma->loop(1);
+      dma->loop(1);
+      dma->loop(1);
+      fill(first, 0, first, 0);
+      dma->end();
+      dma->end();
+      dma->end();
+      int64_t panels = panelsM * panelsN;
+      for (bool lastPanel : {false, true}) {
+        int64_t shift = lastPanel ? panels - 1 : 0;
+        dma->loop(panelsN == 1 && !lastPanel ? panels - 1 : 1);
+        dma->loop(panelsN != 1 && !lastPanel ? panels - 1 : 1);
+        if (failed(forSteps(*dma, [&](Step s) {
+              if (!s.last)
+                fill(s, 1, Step{false, false, s.index + 1, s.looped}, shift);
+              else if (!lastPanel)
+                fill(s, 1, first, shift + 1);
+              return success();
+            })))
+          return failure();
+        store(shift);
+        dma->end();
+        dma->end();
+      }
     }
-    dma->end();
-    dma->end();
     if (failed(dma->status()))
       return failure();
   }
@@ -373,15 +496,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                          bk * tn * es, msg),
                  inAccess);
     };
-    ld->loop(panelsM);
-    ld->loop(panelsN);
-    if (overlap) {
-      // The panel's first step, relaid before its products.
-      ld->loop(1);
-      relayRows({true, steps == 1, 0, false});
-      ld->end();
-    }
-    if (failed(forSteps(*ld, [&](Step s) {
+    auto ldStep = [&](Step s) -> LogicalResult {
           if (!overlap)
             relayRows(s);
           // Per accumulator block: its init or carried value, then the K
@@ -390,7 +505,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           for (int64_t j = 0; j < split; ++j)
             if (j != sc)
               ld->acquire(shared[j][sc], Side::consumer);
-          bool relaying = overlap && !s.last;
+          bool relaying = overlap && (!s.last || relayAfterLast);
           if (relaying)
             ld->acquire(inputs[sc], Side::consumer);
           // Per group of `reuse` accumulator blocks (m, g R + r): their
@@ -441,7 +556,9 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
               ld->release(shared[j][sc], Side::consumer);
           ld->release(blocks[sc], Side::consumer);
           return success();
-        })))
+    };
+    auto ldPanel = [&]() -> LogicalResult {
+    if (failed(forSteps(*ld, ldStep)))
       return failure();
     // The accumulator blocks of each stored access, to the epilogue.
     if (!directAccumulator) {
@@ -458,8 +575,10 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       ld->end();
       ld->end();
     }
-    ld->end();
-    ld->end();
+    return success();
+    };
+    if (failed(forPanels(*ld, [&] { relayRows({true, steps == 1, 0, false}); }, ldPanel)))
+      return failure();
     if (failed(ld->status()))
       return failure();
   }
@@ -518,18 +637,33 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                                 ArrayRef<SmallVector<Reg>> rows) -> LogicalResult {
       int64_t perAccess = outElems / bn;
       bool unrolled = !rowOperands.empty();
+      // A panel's last step that relays the next panel's first: by stored
+      // access, the relay units of each group after its starts.
+      bool relaying = s && overlap && relayAfterLast;
+      SmallVector<AccessRun> plain = {{0, cSticks, {}}};
+      ArrayRef<AccessRun> runs = relaying ? ArrayRef<AccessRun>(accessRuns) : plain;
       vec->loop(mbs);
+      for (const AccessRun &run : runs) {
       if (!unrolled)
-        vec->loop(cSticks);
+        vec->loop(run.count);
       for (int64_t stick = 0; stick < (unrolled ? cSticks : 1); ++stick) {
         SmallVector<Reg> cast;
         for (int64_t j = 0; j < perAccess; ++j) {
           Reg block = vec->newReg();
           // A group's starts just before its first result: the matrix
           // unit takes them, folds K, sends the results back.
-          if (s && j % reuse == 0)
+          if (s && j % reuse == 0) {
             for (int64_t r = 0; r < reuse; ++r)
               carryIn(*s);
+            if (j / reuse < int64_t(run.groupUnits.size()))
+              for (auto [isA, t] : run.groupUnits[j / reuse]) {
+                (void)t;
+                if (isA)
+                  emitBlocks(bm, bk);
+                else
+                  emitBlocks(bk, bn);
+              }
+          }
           vec->recv(block, accType, Elements(bm * bn), s ? mxu : ld);
           if (epilogue) {
             FailureOr<Reg> result = emitEpilogue(*vec, block, stick * perAccess + j, rows);
@@ -557,6 +691,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       }
       if (!unrolled)
         vec->end();
+      }
       vec->end();
       return success();
     };
@@ -574,11 +709,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       vec->end();
       vec->end();
     };
-    vec->loop(panelsM);
-    vec->loop(panelsN);
-    if (overlap)
-      relayAll();
-    if (failed(forSteps(*vec, [&](Step s) -> LogicalResult {
+    auto vecStep = [&](Step s) -> LogicalResult {
           if (!overlap)
             relayAll();
           if (s.last) {
@@ -598,7 +729,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           // The step's blocks go back to scratchpad: the vector unit hands
           // each its start and, carrying them, cuts the result into accesses.
           bool startsHere = (s.first && vectorInit) || (!s.first && carry == "vector");
-          bool relaying = overlap && !s.last;
+          bool relaying = overlap && (!s.last || relayAfterLast);
           if (!startsHere && carry != "vector" && !relaying)
             return success();
           // A group's starts go first: the matrix unit takes them all
@@ -632,12 +763,16 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           }
           vec->end();
           return success();
-        })))
+    };
+    auto vecPanel = [&]() -> LogicalResult {
+      if (failed(forSteps(*vec, vecStep)))
+        return failure();
+      if (!directAccumulator && failed(emitEpilogueLoop(std::nullopt, rows)))
+        return failure();
+      return success();
+    };
+    if (failed(forPanels(*vec, relayAll, vecPanel)))
       return failure();
-    if (!directAccumulator && failed(emitEpilogueLoop(std::nullopt, rows)))
-      return failure();
-    vec->end();
-    vec->end();
     if (failed(vec->status()))
       return failure();
   }
@@ -766,19 +901,36 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                         nb * msg, (inElems / bn) * msg),
                 inAccess);
     };
-    st->loop(panelsM);
-    st->loop(panelsN);
-    if (overlap) {
-      st->loop(1);
-      storeAll({true, steps == 1, 0, false});
-      st->end();
-    }
-    if (failed(forSteps(*st, [&](Step s) {
+    auto stStep = [&](Step s) -> LogicalResult {
           if (!overlap)
             storeAll(s);
-          bool relaying = overlap && !s.last;
+          bool relaying = overlap && (!s.last || relayAfterLast);
           if (relaying)
             acquireBlocks(Side::producer);
+          if (s.last && directAccumulator && relaying) {
+            // The stored rows of each access after the relay units of its
+            // groups (the vector unit cuts them between the groups' starts
+            // and results).
+            st->acquire(outputs[sc], Side::producer);
+            st->loop(mbs);
+            for (const AccessRun &run : accessRuns) {
+              st->loop(run.count);
+              for (const auto &units : run.groupUnits)
+                for (auto unit : units)
+                  storeUnit(unit, s);
+              for (int64_t r = 0; r < bm; ++r)
+                st->pop(vec,
+                        term(term(sub("c_rows", r * tn * eo + run.first * outAccess.count()), 3,
+                                  bm * tn * eo),
+                             4, outAccess.count()),
+                        outAccess);
+              st->end();
+            }
+            st->end();
+            st->release(outputs[sc], Side::producer);
+            releaseBlocks(Side::producer);
+            return success();
+          }
           if (s.last && directAccumulator) {
             emitStored(3);
             return success();
@@ -807,12 +959,16 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           if (relaying)
             releaseBlocks(Side::producer);
           return success();
-        })))
+    };
+    auto stPanel = [&]() -> LogicalResult {
+      if (failed(forSteps(*st, stStep)))
+        return failure();
+      if (!directAccumulator)
+        emitStored(2);
+      return success();
+    };
+    if (failed(forPanels(*st, [&] { storeAll({true, steps == 1, 0, false}); }, stPanel)))
       return failure();
-    if (!directAccumulator)
-      emitStored(2);
-    st->end();
-    st->end();
     if (failed(st->status()))
       return failure();
   }
