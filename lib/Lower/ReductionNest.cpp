@@ -501,15 +501,21 @@ LogicalResult ReductionNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<i
       for (size_t i = 0; i < reduced.size(); ++i)
         reduced[i].accumulator = accumulators[i][k];
     };
+    // Column operands beside them: a block of rows' values held, one
+    // broadcast before each row.
+    auto eachRow = [&](bool first) -> LogicalResult {
+      if (held)
+        held->row();
+      for (int64_t k = 0; k < vectors; ++k) {
+        atVector(k);
+        if (failed(first ? readFirst() : readNext()))
+          return failure();
+      }
+      return success();
+    };
     LogicalResult folded =
-        walkPeriodRows(vec, extent[reduceDim], reduceDim, pos, [&](bool first) -> LogicalResult {
-          for (int64_t k = 0; k < vectors; ++k) {
-            atVector(k);
-            if (failed(first ? readFirst() : readNext()))
-              return failure();
-          }
-          return success();
-        });
+        held ? walkHeldPeriodRows(vec, extent[reduceDim], reduceDim, pos, *held, eachRow)
+             : walkPeriodRows(vec, extent[reduceDim], reduceDim, pos, eachRow);
     if (succeeded(folded))
       for (int64_t k = 0; k < vectors; ++k) {
         atVector(k);
@@ -619,6 +625,59 @@ LogicalResult ReductionNest::walkPeriodRows(ktunit::ProgramBuilder &b, int64_t r
   return success();
 }
 
+LogicalResult ReductionNest::walkHeldPeriodRows(
+    ktunit::ProgramBuilder &b, int64_t rows, int64_t dim, SpacePosition &pos,
+    const HeldRows &held, llvm::function_ref<LogicalResult(bool first)> each) {
+  int64_t period = rowPeriod;
+  // `count` rows from row `start`; with `peel`, the first period row by
+  // row (row 0 the fold's first step), then a loop over whole periods and
+  // the remaining rows.
+  auto visitRows = [&](int64_t start, int64_t count, bool peel) -> LogicalResult {
+    int64_t head = peel ? std::min(period, count) : 0;
+    for (int64_t row = 0; row < head; ++row) {
+      pos.constant[dim] = start + row;
+      if (failed(each(row == 0)))
+        return failure();
+    }
+    int64_t after = count - head, periods = after / period, rest = after % period;
+    if (periods > 0) {
+      bool opened = open(b, periods, dim, period, pos);
+      for (int64_t row = 0; row < period; ++row) {
+        pos.constant[dim] = start + head + row;
+        if (failed(each(false)))
+          return failure();
+      }
+      close(b, opened, dim, pos);
+    }
+    for (int64_t row = 0; row < rest; ++row) {
+      pos.constant[dim] = start + head + periods * period + row;
+      if (failed(each(false)))
+        return failure();
+    }
+    return success();
+  };
+  int64_t firstBlock = std::min(rows, vectorWidth);
+  pos.constant[dim] = 0;
+  if (failed(held.block(pos, firstBlock)) || failed(visitRows(0, firstBlock, true)))
+    return failure();
+  int64_t after = rows - firstBlock, blocks = after / vectorWidth, rest = after % vectorWidth;
+  if (blocks > 0) {
+    pos.constant[dim] = vectorWidth;
+    bool blockLoop = open(b, blocks, dim, vectorWidth, pos);
+    if (failed(held.block(pos, vectorWidth)) || failed(visitRows(vectorWidth, vectorWidth, false)))
+      return failure();
+    close(b, blockLoop, dim, pos);
+  }
+  if (rest > 0) {
+    int64_t start = vectorWidth * (1 + blocks);
+    pos.constant[dim] = start;
+    if (failed(held.block(pos, rest)) || failed(visitRows(start, rest, false)))
+      return failure();
+  }
+  pos.constant[dim] = 0;
+  return success();
+}
+
 LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> extent,
                                             VisitFn visit, const HeldRows *held) {
   depth = 0;
@@ -698,6 +757,21 @@ LogicalResult ReductionNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<
     }
     closeAll();
     return success();
+  }
+  if (held && !rowReduction && denseColumns) {
+    // Dense rows of a column reduction beside column operands: as below,
+    // in blocks of held rows.
+    LogicalResult walked =
+        walkHeldPeriodRows(b, extent[reduceDim], reduceDim, pos, *held, [&](bool) {
+          for (int64_t k = 0; k < vectors; ++k) {
+            pos.constant[last] = k * vectorWidth;
+            visit(pos);
+          }
+          pos.constant[last] = 0;
+          return success();
+        });
+    closeAll();
+    return walked;
   }
   if (held && !rowReduction) {
     loops.push_back({open(b, vectors, last, vectorWidth, pos), last});

@@ -186,6 +186,14 @@ private:
   mlir::LogicalResult walkPeriodRows(ktunit::ProgramBuilder &b, int64_t rows, int64_t dim,
                                      SpacePosition &pos,
                                      llvm::function_ref<mlir::LogicalResult(bool first)> each);
+  /// As walkPeriodRows, the rows in blocks of `vectorWidth` (the last one
+  /// partial), `held.block` before each block: the first block's first
+  /// period row by row, then in every block a loop over its whole periods
+  /// and its remaining rows. The period divides the vector width, so every
+  /// block starts a period (dense column folds beside column operands).
+  mlir::LogicalResult walkHeldPeriodRows(ktunit::ProgramBuilder &b, int64_t rows, int64_t dim,
+                                         SpacePosition &pos, const HeldRows &held,
+                                         llvm::function_ref<mlir::LogicalResult(bool first)> each);
 
   bool readEveryVector(mlir::BlockArgument arg) const {
     return arg.getArgNumber() >= splatArgs.size() || !splatArgs[arg.getArgNumber()];

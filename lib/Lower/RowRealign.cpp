@@ -75,8 +75,6 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   bool elementwise = !reduction && !phased && hasDenseStores();
   if (!elementwise && (!reduction || (!reduction->isRowReduction() && !columnFold)))
     return notLowered(*first, "outside a row or column reduction");
-  if (columnFold && llvm::any_of(loads, [&](const Transfer &t) { return isColumnLoad(t); }))
-    return notLowered(*first, "beside a column operand in a column reduction");
   for (auto [i, in] : llvm::enumerate(computeInputs)) {
     if (in.splat)
       continue;
