@@ -42,6 +42,8 @@ namespace {
 struct MaskedTransfer {
   AffineMap origin;
   SmallVector<int64_t> dims, shape, lower;
+  std::string tensor;
+  bool load = false;
 };
 
 struct GridClass {
@@ -73,6 +75,8 @@ FailureOr<SmallVector<MaskedTransfer>> outerTransfers(GroupOp group, KernelOp ke
       t.dims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
       t.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
       t.lower.assign(tensor.getLowerCorner().begin(), tensor.getLowerCorner().end());
+      t.tensor = tensor.getSymName().str();
+      t.load = stage.getRole() == "dma_load";
       transfers.push_back(std::move(t));
     }
   }
@@ -112,6 +116,10 @@ FailureOr<SmallVector<GridClass>> classify(GroupOp group, KernelOp kernel) {
     std::optional<SmallVector<int64_t>> valid;
     for (int64_t iteration = 0; iteration < trips; ++iteration) {
       SmallVector<int64_t> extent(space);
+      // Per dimension, the narrowest load and store along it (and which).
+      SmallVector<int64_t> loadExtent(space), storeExtent(space);
+      SmallVector<const MaskedTransfer *> narrowestLoad(space.size(), nullptr);
+      SmallVector<bool> stored(space.size(), false);
       for (const MaskedTransfer &t : *transfers) {
         SmallVector<int64_t> at = {coords[0], coords[1], coords[2], lower + iteration * step};
         at.resize(t.origin.getNumDims(), 0);
@@ -121,10 +129,31 @@ FailureOr<SmallVector<GridClass>> classify(GroupOp group, KernelOp kernel) {
           int64_t d = t.dims[i];
           if (d < 0)
             continue;
-          extent[d] = std::min(
-              extent[d], std::clamp<int64_t>(t.shape[i] - (origin[i] - t.lower[i]), 0, space[d]));
+          int64_t valid =
+              std::clamp<int64_t>(t.shape[i] - (origin[i] - t.lower[i]), 0, space[d]);
+          extent[d] = std::min(extent[d], valid);
+          if (t.load && valid < loadExtent[d]) {
+            loadExtent[d] = valid;
+            narrowestLoad[d] = &t;
+          }
+          if (!t.load) {
+            storeExtent[d] = std::min(storeExtent[d], valid);
+            stored[d] = true;
+          }
         }
       }
+      // KTIR loads zeros where a load is masked, and a store whose own
+      // view goes on writes what the body computes from them; the classes
+      // cut the tile at the narrowest transfer, which would leave those
+      // stored points unwritten.
+      for (size_t d = 0; d < space.size(); ++d)
+        if (stored[d] && narrowestLoad[d] && storeExtent[d] > loadExtent[d] &&
+            llvm::none_of(storeExtent, [](int64_t e) { return e <= 0; }))
+          return group.emitError("grid tile ")
+                 << c << " loads " << loadExtent[d] << " of its " << space[d]
+                 << " indices along dimension " << d << " from @" << narrowestLoad[d]->tensor
+                 << " (the rest is masked: zeros) but stores " << storeExtent[d]
+                 << ": stores of values computed from masked loads are not lowered";
       if (valid && *valid != extent)
         return group.emitError("grid tile ")
                << c << " is partly masked in some loop iterations only: not lowered";
