@@ -578,14 +578,19 @@ FailureOr<SmallVector<GroupLowering::CoreClass>> GroupLowering::coreClasses() {
     std::map<std::vector<std::vector<int64_t>>, size_t> byPieces;
     for (int64_t c : cls.cores) {
       std::vector<std::vector<int64_t>> key;
-      for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
-        if (isDistributed(t))
-          for (const PartitionPiece &piece : partitionPieces(t, c, nullptr)) {
-            std::vector<int64_t> entry = {piece.partition};
-            entry.insert(entry.end(), piece.start.begin(), piece.start.end());
-            entry.insert(entry.end(), piece.extent.begin(), piece.extent.end());
-            key.push_back(entry);
-          }
+      // The whole grid tile's pieces in every iteration of the loop.
+      int64_t trips = loopTripsOf.empty() ? 1 : loopTripsOf[c];
+      for (int64_t k = 0; k < trips; ++k) {
+        Tile whole{SmallVector<int64_t>(cls.space.size(), 0), cls.space, k};
+        for (const Transfer &t : llvm::concat<const Transfer>(loads, stores))
+          if (isDistributed(t))
+            for (const PartitionPiece &piece : partitionPieces(t, c, &whole)) {
+              std::vector<int64_t> entry = {k, piece.partition};
+              entry.insert(entry.end(), piece.start.begin(), piece.start.end());
+              entry.insert(entry.end(), piece.extent.begin(), piece.extent.end());
+              key.push_back(entry);
+            }
+      }
       auto [it, added] = byPieces.try_emplace(key, split.size());
       if (added)
         split.push_back(CoreClass{{}, cls.space, cls.shares, cls.firstTile});

@@ -31,7 +31,9 @@ SmallVector<PartitionPiece> GroupLowering::partitionPieces(const Transfer &t, in
   auto grid = ks::KernelOp(kernel).getGrid();
   SmallVector<int64_t> coords = {linear % grid[0], (linear / grid[0]) % grid[1],
                                  linear / (grid[0] * grid[1])};
-  coords.push_back(loopLower.empty() ? 0 : loopLower[linear]);
+  // The group's loop variable at the tile's iteration.
+  coords.push_back((loopLower.empty() ? 0 : loopLower[linear]) +
+                   (tile ? tile->iteration * loopStep : 0));
   coords.resize(t.origin.getNumDims(), 0);
   SmallVector<int64_t> origin = t.origin.compose(coords);
   // The tile's box in global coordinates, cut to the union's box.
@@ -75,7 +77,7 @@ SmallVector<SmallVector<int64_t>> GroupLowering::pieceStarts(const Transfer &t,
   SmallVector<SmallVector<int64_t>> starts;
   for (int64_t c : cores) {
     SmallVector<int64_t> coords = {c % grid[0], (c / grid[0]) % grid[1], c / (grid[0] * grid[1])};
-    coords.push_back(loopLower.empty() ? 0 : loopLower[c]);
+    coords.push_back((loopLower.empty() ? 0 : loopLower[c]) + a.iteration * loopStep);
     coords.resize(t.origin.getNumDims(), 0);
     SmallVector<int64_t> origin = t.origin.compose(coords);
     SmallVector<int64_t> bytes;

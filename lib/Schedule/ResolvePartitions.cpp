@@ -17,7 +17,8 @@
 // Diagnosed here, each located: overlapping partitions, a hole, partitions
 // of another rank, a view used by anything but a compute group's loads and
 // stores (contractions, transposes, gathers through it), and a transfer in
-// a loop (its pieces would change between iterations). The passes that
+// a loop whose bounds are carried symbolically. In a loop the pieces are
+// recorded per grid tile and iteration. The passes that
 // rewrite a tensor's layout (flattening, granule blocks, grid-tile merges)
 // leave groups with distributed transfers alone.
 //
@@ -153,18 +154,33 @@ struct ResolvePartitions : public ktsched::impl::ResolvePartitionsBase<ResolvePa
   LogicalResult recordPieces(KernelOp kernel, Operation *transfer, ArrayRef<Box> boxes,
                              const Box &whole) {
     auto group = transfer->getParentOfType<GroupOp>();
-    if (group.getLoop())
-      return transfer->emitError("a transfer through a distributed view inside a loop: its "
-                                 "partition pieces would change between iterations, which is "
-                                 "not lowered");
+    // In a loop, each iteration's tile is cut on its own: the pieces are
+    // per grid tile and iteration (the loop's bounds are affine in the
+    // grid coordinates). A bound carried symbolically is not known here.
+    AffineMap lbMap, ubMap;
+    int64_t step = 1;
+    if (std::optional<DictionaryAttr> loop = group.getLoop()) {
+      auto lb = loop->getAs<AffineMapAttr>("lb"), ub = loop->getAs<AffineMapAttr>("ub");
+      auto stepAttr = loop->getAs<IntegerAttr>("step");
+      if (!lb || !ub || !stepAttr || stepAttr.getInt() <= 0 || loop->get("ub_symbolic"))
+        return transfer->emitError("a transfer through a distributed view in a loop whose "
+                                   "bounds are not known at compile time: which partitions "
+                                   "its tiles touch cannot be resolved");
+      lbMap = lb.getValue(), ubMap = ub.getValue(), step = stepAttr.getInt();
+    }
     AffineMap origin = cast<AffineMapAttr>(transfer->getAttr("origin")).getValue();
     ArrayRef<int64_t> shape = cast<DenseI64ArrayAttr>(transfer->getAttr("shape")).asArrayRef();
     ArrayRef<int64_t> grid = kernel.getGrid();
     Builder b(transfer->getContext());
     SmallVector<Attribute> perTile;
     for (int64_t linear = 0; linear < grid[0] * grid[1] * grid[2]; ++linear) {
-      SmallVector<int64_t> coords = {linear % grid[0], (linear / grid[0]) % grid[1],
-                                     linear / (grid[0] * grid[1]), 0};
+      SmallVector<int64_t> grid3 = {linear % grid[0], (linear / grid[0]) % grid[1],
+                                    linear / (grid[0] * grid[1])};
+      int64_t first = lbMap ? evalLoopBound(lbMap, grid3, /*upper=*/false) : 0;
+      int64_t last = ubMap ? evalLoopBound(ubMap, grid3, /*upper=*/true) : 1;
+      SmallVector<Attribute> perIteration;
+      for (int64_t iv = first; iv < last; iv += step) {
+      SmallVector<int64_t> coords = {grid3[0], grid3[1], grid3[2], iv};
       coords.resize(origin.getNumDims(), 0);
       SmallVector<int64_t> at = origin.compose(coords);
       Box tile;
@@ -187,7 +203,12 @@ struct ResolvePartitions : public ktsched::impl::ResolvePartitionsBase<ResolvePa
         }
         pieces.push_back(b.getDenseI64ArrayAttr(entry));
       }
-      perTile.push_back(b.getArrayAttr(pieces));
+      perIteration.push_back(b.getArrayAttr(pieces));
+      }
+      // Without a loop (or with one iteration), a grid tile's pieces; else
+      // a list of them per iteration.
+      perTile.push_back(lbMap ? b.getArrayAttr(perIteration)
+                              : (perIteration.empty() ? b.getArrayAttr({}) : perIteration[0]));
     }
     transfer->setAttr("pieces", b.getArrayAttr(perTile));
     return success();

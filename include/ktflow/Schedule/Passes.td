@@ -119,10 +119,10 @@ def ResolvePartitions : Pass<"ktsched-resolve-partitions", "::mlir::ModuleOp"> {
   let description = [{
     For each ktsched.tensor with `partitions`: they must neither overlap nor
     leave a hole in their union's box, and only compute groups' loads and
-    stores outside loops may use it. Records `pieces` on each such load
-    and store: per grid tile (linear id), the partitions its tile touches,
-    each as [partition, start0, size0, start1, size1, ...] relative to the
-    tile's origin.
+    stores (in loops with static bounds) may use it. Records `pieces` on
+    each such load and store: per grid tile (linear id; in a loop, a list
+    per iteration), the partitions its tile touches, each as [partition,
+    start0, size0, start1, size1, ...] relative to the tile's origin.
   }];
 }
 
