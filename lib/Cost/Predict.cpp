@@ -46,6 +46,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::cost;
@@ -128,8 +130,12 @@ std::optional<double> phaseIssueCycles(ks::KernelOp kernel, ks::GroupOp group,
   std::optional<int64_t> lanes = compute ? ks::decisionInt(compute, "vector") : std::nullopt;
   if (!compute || !unit || !lanes)
     return std::nullopt;
+  // The scratchpad form carries only the values allocation chose.
+  llvm::DenseSet<Value> scratchValues =
+      ks::phaseScratchValues(group, compute->getRegion(0).front());
   FailureOr<ks::PhaseSplit> split =
-      ks::splitPhases(compute, ks::uniformComputeArguments(compute), /*diagnose=*/false);
+      ks::splitPhases(compute, ks::uniformComputeArguments(compute), /*diagnose=*/false,
+                      scratchValues.empty() ? nullptr : &scratchValues);
   SmallVector<int64_t> tile = ks::groupTile(group);
   int64_t step = ks::vectorStep(group, *lanes);
   if (failed(split) || tile.empty() || step < 1)
@@ -156,9 +162,11 @@ std::optional<double> phaseIssueCycles(ks::KernelOp kernel, ks::GroupOp group,
       n = std::max(n, issues(t, count));
     return cost(kind == "const" ? "copy" : kind) * n;
   };
-  bool carried = false;
-  if (auto v = llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(group, ks::kPhaseValues)))
-    carried = v.getValue() == ks::kPhaseValuesInRegisters;
+  bool carried = false, throughScratchpad = false;
+  if (auto v = llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(group, ks::kPhaseValues))) {
+    carried = v.getValue() != ks::kPhaseValuesRecomputed;
+    throughScratchpad = v.getValue() == ks::kPhaseValuesInScratchpad;
+  }
   int64_t rowLength = tile.back();
   int64_t vectors = (rowLength + step - 1) / step;
   bool partial = rowLength % step != 0;
@@ -189,6 +197,21 @@ std::optional<double> phaseIssueCycles(ks::KernelOp kernel, ks::GroupOp group,
   for (const arch::Link &link : model.links())
     if (link.from == *unit && model.node(link.to).kind == arch::NodeKind::StoreUnit && !bandwidth)
       bandwidth = link.bandwidth.bytesPerCycle;
+  // The scratchpad form's transfers of the carried values: the same
+  // pricing as the decision (the body ops are counted above).
+  if (throughScratchpad) {
+    int64_t narrowest = std::numeric_limits<int64_t>::max();
+    for (Operation &op : body)
+      for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+        narrowest = std::min(narrowest, ks::elementSize(t).bytes.count());
+    for (BlockArgument arg : body.getArguments())
+      narrowest = std::min(narrowest, ks::elementSize(arg.getType()).bytes.count());
+    double withTransfers = ks::phaseVectorCycles(*split, body, info, ks::kPhaseValuesInScratchpad,
+                                                 step, vectors, step * narrowest, bandwidth);
+    double without = ks::phaseVectorCycles(*split, body, info, ks::kPhaseValuesInRegisters, step,
+                                           vectors, step * narrowest, bandwidth);
+    perRow += withTransfers - without;
+  }
   if (auto yield = llvm::dyn_cast<ks::YieldOp>(body.getTerminator()))
     for (Value v : yield.getValues()) {
       Bytes bytes = toBytes(Elements(step), ks::elementSize(v.getType()));

@@ -257,8 +257,12 @@ LogicalResult GroupLowering::collect() {
       splat.push_back(in.splat.has_value());
     Attribute values = ks::decisionValue(group, ks::kPhaseValues);
     auto carry = llvm::dyn_cast_or_null<StringAttr>(values);
+    llvm::DenseSet<Value> scratchValues;
+    if (carry && carry.getValue() == ks::kPhaseValuesInScratchpad)
+      scratchValues = ks::phaseScratchValues(group, computeStage->getRegion(0).front());
     auto nest = PhaseNest::analyze(computeStage, space, reduceDim, vectorWidth, splat,
-                                   carry && carry.getValue() == ks::kPhaseValuesInRegisters);
+                                   carry && carry.getValue() == ks::kPhaseValuesInRegisters,
+                                   scratchValues.empty() ? nullptr : &scratchValues);
     if (failed(nest))
       return failure();
     phased = std::move(*nest);

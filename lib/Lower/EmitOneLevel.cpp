@@ -285,6 +285,14 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
       densePacked = vec.newReg();
     }
     InstanceTable ldTable(coreIds.size()), vecTable(coreIds.size()), stTable(coreIds.size());
+    // The carried values through a scratchpad slot (PhaseScratch.cpp).
+    if (auto form = llvm::dyn_cast_or_null<StringAttr>(ks::decisionValue(group, ks::kPhaseValues));
+        phased && form && form.getValue() == ks::kPhaseValuesInScratchpad) {
+      FailureOr<PhaseNest::Spill> spill = phaseScratch(j, ld, vec, st, ldTable, stTable);
+      if (failed(spill))
+        return failure();
+      phased->setSpill(std::move(*spill));
+    }
 
     auto emitTileBody = [&](int64_t k) -> LogicalResult {
       const Tile &tile = tiles[j][k];

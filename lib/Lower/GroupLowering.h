@@ -673,6 +673,13 @@ private:
         ktunit::ProgramBuilder::nodeRef(ctx, consumerRef),
         ktunit::ProgramBuilder::nodeRef(ctx, producerRef));
   }
+  /// The `phase_values = scratchpad` transfers of sub-core instance j's
+  /// programs (PhaseScratch.cpp): the slot's channel from the store unit to
+  /// the load unit and the hooks PhaseNest emits them through.
+  FailureOr<PhaseNest::Spill> phaseScratch(int64_t j, ktunit::ProgramBuilder &ld,
+                                           ktunit::ProgramBuilder &vec,
+                                           ktunit::ProgramBuilder &st, InstanceTable &ldTable,
+                                           InstanceTable &stTable);
   /// A vector of transfer t into register r from `pieces` messages (or, on
   /// two levels, memory accesses: `fetch(reg, type, count, piece)`), joined
   /// with `concat`.

@@ -29,6 +29,12 @@
 // to the final one), so a phase computes only what no earlier phase did
 // and reads from the slot only the arguments that still needs.
 //
+// `scratchpad` is the loop form over the carried form's ops: each carried
+// value leaves to the store unit as it is computed (into a slot of one row
+// of carried values) and comes back from the load unit, before the
+// vector's arguments, in the phase that reads it; the slot is one channel
+// of depth 1 from the store to the load unit, taken once per row.
+//
 // A streamed row read from the compute unit's own slots (two scratchpad
 // levels: `Parts`) visits each phase's vectors in parts, a part's slots
 // taken before its first vector and freed after its last; the fold's first
@@ -60,7 +66,8 @@ enum class Level { Uniform, Row, Vector };
 
 FailureOr<PhaseNest> PhaseNest::analyze(Operation *computeStage, ArrayRef<int64_t> space,
                                         int64_t reduceDim, int64_t vectorWidth,
-                                        ArrayRef<bool> splatArgs, bool carryInRegisters) {
+                                        ArrayRef<bool> splatArgs, bool carryInRegisters,
+                                        const llvm::DenseSet<Value> *carryOnly) {
   PhaseNest nest;
   nest.rank = space.size();
   nest.vectorWidth = vectorWidth;
@@ -70,7 +77,8 @@ FailureOr<PhaseNest> PhaseNest::analyze(Operation *computeStage, ArrayRef<int64_
     return computeStage->emitError("phases over a reduction of dimension ")
            << reduceDim << " of " << nest.rank
            << ": only reductions along the rows (the last dimension) run in phases";
-  FailureOr<ks::PhaseSplit> split = ks::splitPhases(computeStage, splatArgs);
+  FailureOr<ks::PhaseSplit> split =
+      ks::splitPhases(computeStage, splatArgs, /*diagnose=*/true, carryOnly);
   if (failed(split))
     return failure();
   nest.split = std::move(*split);
@@ -206,9 +214,7 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, unsigned phaseIn
     fixed[v] = r.accumulator;
   }
   pos.constant[last] = 0;
-  LogicalResult ok = read(pos, phase.argsRead);
-  if (succeeded(ok))
-    ok = body(phase.vectorOps, fixed, noSink);
+  LogicalResult ok = stepVector(phase, pos, fixed, reg, read, body, noSink);
   for (auto [v, r] : saved)
     reg[v] = r;
   if (failed(ok))
@@ -224,7 +230,7 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, unsigned phaseIn
       return success();
     pos.constant[last] = start;
     bool opened = open(vec, n, last, vectorWidth, pos);
-    if (failed(read(pos, phase.argsRead)) || failed(body(phase.vectorOps, none, noSink)))
+    if (failed(stepVector(phase, pos, none, reg, read, body, noSink)))
       return failure();
     for (unsigned i : indices)
       vec.binary(reductions[i].combineOp, reductions[i].accumulator, reductions[i].accumulator,
@@ -251,7 +257,7 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, unsigned phaseIn
     return failure();
   if (count > 1 && partial > 0) {
     pos.constant[last] = (count - 1) * vectorWidth;
-    if (failed(read(pos, phase.argsRead)) || failed(body(phase.vectorOps, none, noSink)))
+    if (failed(stepVector(phase, pos, none, reg, read, body, noSink)))
       return failure();
     for (unsigned i : indices) {
       const PhaseReduction &r = reductions[i];
@@ -261,6 +267,21 @@ LogicalResult PhaseNest::foldPhase(ktunit::ProgramBuilder &vec, unsigned phaseIn
   }
   pos.constant[last] = 0;
   return finishRow(vec, phaseIndex, reg, body);
+}
+
+LogicalResult PhaseNest::stepVector(const Phase &phase, const SpacePosition &pos,
+                                    const llvm::DenseMap<Value, ktunit::Reg> &fixed,
+                                    llvm::DenseMap<Value, ktunit::Reg> &reg, ReadFn read,
+                                    BodyFn body, SinkFn sink) {
+  if (spill)
+    for (Value v : phase.carriedIn)
+      reg[v] = spill->receive(v);
+  if (failed(read(pos, argsOf(phase))) || failed(body(opsOf(phase), fixed, sink)))
+    return failure();
+  if (spill)
+    for (Value v : phase.carriedOut)
+      spill->send(v, reg[v]);
+  return success();
 }
 
 llvm::DenseMap<Value, ktunit::Reg>
@@ -413,9 +434,8 @@ LogicalResult PhaseNest::emitCompute(ktunit::ProgramBuilder &vec, ArrayRef<int64
       if (parts)
         parts->begin(finalIndex, q);
       bool opened = open(vec, parts ? parts->vectorsPerPart : count, last, vectorWidth, pos);
-      if (failed(read(pos, final.argsRead)) ||
-          failed(body(final.vectorOps, none,
-                      [&](unsigned i, ktunit::Reg r) { write(i, r, pos); })))
+      if (failed(stepVector(final, pos, none, reg, read, body,
+                            [&](unsigned i, ktunit::Reg r) { write(i, r, pos); })))
         return failure();
       close(vec, opened, last, pos);
       if (parts)
@@ -435,14 +455,27 @@ void PhaseNest::emitInputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> exte
   int64_t vectors = (extent[last] + vectorWidth - 1) / vectorWidth;
   SmallVector<std::pair<bool, int64_t>> loops;
   openRows(b, extent, pos, loops);
+  // Scratchpad: the row's slot is read from the first phase reading a
+  // carried value on (every phase writing one came before it).
+  bool reading = false;
   for (const Phase &phase : split.phases) {
     ArrayRef<bool> args = argsOf(phase);
-    if (llvm::none_of(args, [](bool read) { return read; }))
+    bool carriedIn = spill && !phase.carriedIn.empty();
+    if (carriedIn && !reading) {
+      spill->loadSide(true);
+      reading = true;
+    }
+    if (llvm::none_of(args, [](bool read) { return read; }) && !carriedIn)
       continue;
     bool opened = open(b, vectors, last, vectorWidth, pos);
+    if (carriedIn)
+      for (Value v : phase.carriedIn)
+        spill->push(pos, v);
     visit(pos, args);
     close(b, opened, last, pos);
   }
+  if (reading)
+    spill->loadSide(false);
   for (auto it = loops.rbegin(); it != loops.rend(); ++it)
     close(b, it->first, it->second, pos);
 }
@@ -454,7 +487,22 @@ void PhaseNest::emitOutputOrder(ktunit::ProgramBuilder &b, ArrayRef<int64_t> ext
   int64_t last = rank - 1;
   SmallVector<std::pair<bool, int64_t>> loops;
   openRows(b, extent, pos, loops);
-  bool opened = open(b, (extent[last] + vectorWidth - 1) / vectorWidth, last, vectorWidth, pos);
+  int64_t vectors = (extent[last] + vectorWidth - 1) / vectorWidth;
+  // Scratchpad: the carried values the reduction phases send, per vector,
+  // into the row's slot, before the final phase's results.
+  if (spill) {
+    spill->storeSide(true);
+    for (const Phase &phase : split.phases) {
+      if (phase.carriedOut.empty())
+        continue;
+      bool opened = open(b, vectors, last, vectorWidth, pos);
+      for (Value v : phase.carriedOut)
+        spill->pop(pos, v);
+      close(b, opened, last, pos);
+    }
+    spill->storeSide(false);
+  }
+  bool opened = open(b, vectors, last, vectorWidth, pos);
   visit(pos);
   close(b, opened, last, pos);
   for (auto it = loops.rbegin(); it != loops.rend(); ++it)

@@ -47,11 +47,13 @@ public:
   /// the body ops computed for every vector of a row (up to the operands of
   /// its reductions) and the per-row ops on their results; then the final
   /// phase's ops up to the stored values. Diagnoses the shapes not lowered.
-  /// `carryInRegisters` is the schedule's `phase_values = registers`.
+  /// `carryInRegisters` is the schedule's `phase_values = registers`;
+  /// `carryOnly` the values `phase_values = scratchpad` carries.
   static mlir::FailureOr<PhaseNest> analyze(mlir::Operation *computeStage,
                                             llvm::ArrayRef<int64_t> space, int64_t reduceDim,
                                             int64_t vectorWidth, llvm::ArrayRef<bool> splatArgs,
-                                            bool carryInRegisters);
+                                            bool carryInRegisters,
+                                            const llvm::DenseSet<mlir::Value> *carryOnly = nullptr);
 
   /// Takes the accumulators, row values and inits; binds each reduction's
   /// result to its row value in `reg`.
@@ -100,6 +102,23 @@ public:
     std::function<void(unsigned, int64_t)> begin, end;
   };
   void setParts(std::optional<Parts> p) { parts = std::move(p); }
+  /// The schedule's `phase_values = scratchpad`: each phase computes what
+  /// the carried form does, its carried-out values leave per vector
+  /// (`send`, the compute unit to the store unit, which `pop`s them into
+  /// the row's slot) and its carried-in values come back (`receive` from
+  /// the load unit, which `push`es them from the slot before the vector's
+  /// arguments). `storeSide`/`loadSide` bracket each row's writes and
+  /// reads of the slot (acquire on true, release on false).
+  struct Spill {
+    std::function<void(mlir::Value, ktunit::Reg)> send;
+    std::function<ktunit::Reg(mlir::Value)> receive;
+    std::function<void(const SpacePosition &, mlir::Value)> push, pop;
+    std::function<void(bool)> loadSide, storeSide;
+  };
+  void setSpill(std::optional<Spill> s) { spill = std::move(s); }
+  bool carriesInScratchpad() const { return spill.has_value(); }
+  /// Every value some phase carries to a later one (in body order).
+  const llvm::SetVector<mlir::Value> &carriedValues() const { return split.carried; }
   /// The phases, the final one included.
   size_t phaseCount() const { return split.phases.size(); }
   /// Whether per-phase values are carried in registers (`phase_values`).
@@ -112,11 +131,17 @@ private:
   using Phase = ktsched::PhaseSplit::Phase;
   /// The ops a phase computes per vector and the arguments it reads.
   const llvm::DenseSet<mlir::Operation *> &opsOf(const Phase &phase) const {
-    return carryInRegisters ? phase.residentOps : phase.vectorOps;
+    return carryInRegisters || spill ? phase.residentOps : phase.vectorOps;
   }
   llvm::ArrayRef<bool> argsOf(const Phase &phase) const {
-    return carryInRegisters ? phase.residentArgsRead : phase.argsRead;
+    return carryInRegisters || spill ? phase.residentArgsRead : phase.argsRead;
   }
+  /// One vector of a phase in the loop form: its carried-in values back
+  /// (scratchpad), its arguments, its ops, its carried-out values out.
+  mlir::LogicalResult stepVector(const Phase &phase, const SpacePosition &pos,
+                                 const llvm::DenseMap<mlir::Value, ktunit::Reg> &fixed,
+                                 llvm::DenseMap<mlir::Value, ktunit::Reg> &reg, ReadFn read,
+                                 BodyFn body, SinkFn sink);
   bool open(ktunit::ProgramBuilder &b, int64_t count, int64_t dim, int64_t multiplier,
             SpacePosition &pos);
   void close(ktunit::ProgramBuilder &b, bool opened, int64_t dim, SpacePosition &pos);
@@ -144,6 +169,7 @@ private:
   ktsched::PhaseSplit split;
   bool carryInRegisters = false;
   std::optional<Parts> parts;
+  std::optional<Spill> spill;
   int64_t rank = 0, vectorWidth = 0, rowDim = -1;
   llvm::SmallVector<PhaseReduction, 2> reductions;
   /// Per reduction phase, its reductions (indices into `reductions`).

@@ -23,8 +23,11 @@
 // fits, which this pass checks. A streamed group (SelectTiles.cpp) gets
 // `phase_residency = streamed`: its slots hold `stream_columns` of a row,
 // filled again for every phase. Such a group's `phase_values` (per-phase
-// results of a row carried in registers, or recomputed: PhaseValues.cpp)
-// is decided here too, once its tile and so its row is known.
+// results of a row carried in registers, through a scratchpad slot, or
+// recomputed: PhaseValues.cpp) is decided here too, once its tile and so
+// its row is known; the scratchpad form's slot (one row of each carried
+// value per sub-core instance, `phase_scratch_address`) is laid out after
+// the buffers, and where it does not fit the group recomputes.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -82,6 +85,46 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
     next[*memory] = address + copy * *depth;
     placed.push_back({buffer, *memory});
   }
+  // What later phases do with earlier phases' per-vector values: decided
+  // here, once the row is known; the scratchpad form takes a slot after the
+  // buffers, in the memory the load unit reads, and falls back to
+  // recomputing where that slot does not fit (a replayed one is diagnosed).
+  group->removeAttr(kPhaseScratchAddress);
+  group->removeAttr(kPhaseScratchBytes);
+  group->removeAttr(kPhaseScratchValues);
+  decidePhaseValues(group, model);
+  if (auto values = group->getAttrOfType<DecisionAttr>(kPhaseValues)) {
+    auto value = llvm::dyn_cast<StringAttr>(values.getValue());
+    if (value && value.getValue() == kPhaseValuesInScratchpad) {
+      FailureOr<ScratchpadForm> form =
+          scratchpadForm(group, model, /*forced=*/values.getSource() == kPlan);
+      std::optional<NodeId> memory;
+      for (auto &[buffer, m] : placed)
+        for (Operation *user : buffer->getUsers())
+          if (auto stage = dyn_cast<StageOp>(user); stage && stage.getRole() == "load")
+            memory = m;
+      if (failed(form) || !memory)
+        return group.emitError("group @")
+               << group.getSymName()
+               << ": phase_values = scratchpad needs a load unit reading the group's rows "
+                  "(one scratchpad level) and its carried values written before they are read";
+      Bytes alignment = memoryAlignment(model, *memory);
+      Bytes address = next[*memory].alignTo(alignment);
+      Bytes end = address + Bytes(form->bytes).alignTo(alignment);
+      const MemoryInfo &info = model.node(*memory).memory;
+      bool fits = end.alignTo(alignment) * sharersOf(model, *memory, *unit) <= info.usable();
+      if (!fits && values.getSource() != kPlan) {
+        group->setAttr(kPhaseValues,
+                       decide(b.getStringAttr(kPhaseValuesRecomputed), kHeuristic));
+      } else {
+        group->setAttr(kPhaseScratchAddress,
+                       decide(b.getI64IntegerAttr(address.count()), kHeuristic));
+        group->setAttr(kPhaseScratchBytes, b.getI64IntegerAttr(form->bytes));
+        group->setAttr(kPhaseScratchValues, b.getDenseI64ArrayAttr(form->ops));
+        next[*memory] = end;
+      }
+    }
+  }
   for (auto &[memory, end] : next) {
     const MemoryInfo &info = model.node(memory).memory;
     Bytes stride = end.alignTo(memoryAlignment(model, memory));
@@ -110,15 +153,15 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
                         decide(b.getStringAttr(streamColumns(group) ? kStreamed : kResident),
                                kHeuristic));
     }
-  decidePhaseValues(group, model);
   if (streamColumns(group))
     if (auto values = group->getAttrOfType<DecisionAttr>(kPhaseValues)) {
       auto value = llvm::dyn_cast<StringAttr>(values.getValue());
-      if (value && value.getValue() == kPhaseValuesInRegisters)
+      if (value && value.getValue() != kPhaseValuesRecomputed)
         return group.emitError("group @")
-               << group.getSymName()
-               << ": phase_values = registers is not lowered for a streamed row "
-                  "(residency = streamed): its vectors are not all in registers at once";
+               << group.getSymName() << ": phase_values = " << value.getValue()
+               << " is not lowered for a streamed row "
+                  "(residency = streamed): its vectors are not all in registers or "
+                  "scratchpad at once";
     }
   return success();
 }

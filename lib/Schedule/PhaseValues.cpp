@@ -21,7 +21,17 @@
 // phases; the peak of live instances, plus the registers that live for the
 // whole program, is what the row needs at once. `phase_values = registers`
 // is decided where some phase carries a value and that peak fits the
-// compute unit's vector registers; elsewhere (and in a streamed group,
+// compute unit's vector registers. Where it does not, the carried values
+// can go through scratchpad instead (`phase_values = scratchpad`): the
+// compute unit sends each carried vector to the store unit, which writes
+// it to a slot of the row's carried values, and the load unit pushes it
+// back in the phase that reads it. That form needs a load unit (one
+// scratchpad level), one slot per row (every phase carrying a value out
+// before every phase reading one back) and is taken only where its
+// transfers (a slice and a send per piece out, a concat back in) cost the
+// compute unit fewer issue cycles than the ops it saves, priced with the
+// description's op costs (softmax saves cast, sub and exp; layernorm's
+// x - mean is cheaper to recompute). Elsewhere (and in a streamed group,
 // whose row is never whole at once) each phase recomputes. A plan's
 // `phase_values` is kept as replayed.
 //
@@ -31,8 +41,10 @@
 #include "ktflow/Arch/ArchModel.h"
 #include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -53,7 +65,7 @@ struct Reporter {
 } // namespace
 
 FailureOr<PhaseSplit> ktsched::splitPhases(Operation *computeStage, ArrayRef<bool> uniformArgs,
-                                           bool diagnose) {
+                                           bool diagnose, const DenseSet<Value> *carryOnly) {
   Reporter report{diagnose};
   PhaseSplit split;
   Block &body = computeStage->getRegion(0).front();
@@ -130,7 +142,8 @@ FailureOr<PhaseSplit> ktsched::splitPhases(Operation *computeStage, ArrayRef<boo
       Operation *def = v.getDefiningOp();
       if (!def)
         continue;
-      if (computed && level.lookup(v) == PhaseLevel::Vector && computed->contains(def)) {
+      if (computed && level.lookup(v) == PhaseLevel::Vector && computed->contains(def) &&
+          (!carryOnly || carryOnly->contains(v))) {
         carriedIn->insert(v);
         continue;
       }
@@ -286,6 +299,168 @@ int64_t PhaseSplit::residentRegisterDemand(Block &body, int64_t vectors) const {
   return peak + whole;
 }
 
+bool PhaseSplit::scratchpadOrdered() const {
+  int64_t lastOut = -1, firstIn = std::numeric_limits<int64_t>::max();
+  for (auto [q, phase] : llvm::enumerate(phases)) {
+    if (!phase.carriedOut.empty())
+      lastOut = int64_t(q);
+    if (!phase.carriedIn.empty())
+      firstIn = std::min(firstIn, int64_t(q));
+  }
+  return !carried.empty() && lastOut < firstIn;
+}
+
+int64_t ktsched::phaseScratchBytes(const PhaseSplit &split, int64_t step, int64_t vectors) {
+  int64_t bytes = 0;
+  for (Value v : split.carried)
+    bytes += toBytes(Elements(step * vectors), elementSize(v.getType())).count();
+  return bytes;
+}
+
+double ktsched::phaseVectorCycles(const PhaseSplit &split, Block &body,
+                                  const arch::ComputeInfo &info, StringRef form, int64_t step,
+                                  int64_t vectors, int64_t pieceBytes,
+                                  int64_t sendBytesPerCycle) {
+  auto cost = [&](StringRef opClass) -> double {
+    std::optional<Cycles> c = info.issueCost(opClass);
+    return c ? double(c->count()) : 0.0;
+  };
+  auto issues = [&](Type type, int64_t count) -> double {
+    std::optional<int64_t> l = info.lanesFor(getElementTypeOrSelf(type));
+    return l && *l > 0 ? double((count + *l - 1) / *l) : double(count);
+  };
+  auto opCycles = [&](Operation *op) -> double {
+    auto vop = dyn_cast<VectorOp>(op);
+    if (!vop)
+      return 0;
+    StringRef kind = vop.getKind();
+    if (kind == "copy" && op->getNumOperands() == 1)
+      return 0; // forwarded, no instruction
+    double n = 0;
+    for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      n = std::max(n, issues(t, step));
+    return cost(kind == "const" ? "copy" : kind) * n;
+  };
+  bool resident = form != kPhaseValuesRecomputed;
+  double perVector = 0;
+  for (const PhaseSplit::Phase &phase : split.phases)
+    for (Operation &op : body)
+      if ((resident ? phase.residentOps : phase.vectorOps).contains(&op))
+        perVector += opCycles(&op);
+  if (form == kPhaseValuesInScratchpad)
+    for (Value v : split.carried) {
+      int64_t bytes = toBytes(Elements(step), elementSize(v.getType())).count();
+      int64_t pieces = pieceBytes > 0 ? (bytes + pieceBytes - 1) / pieceBytes : 1;
+      double send = sendBytesPerCycle > 0
+                        ? double((std::min(bytes, pieceBytes) + sendBytesPerCycle - 1) /
+                                 sendBytesPerCycle)
+                        : 1.0;
+      double piece = pieces > 1 ? cost("copy") * issues(v.getType(), step / pieces) : 0.0;
+      // Out: a slice and a send per piece; back: the pieces concatenated.
+      perVector += pieces * (piece + send);
+      if (pieces > 1)
+        perVector += (pieces - 1) * cost("copy") * issues(v.getType(), step);
+    }
+  return perVector * vectors;
+}
+
+DenseSet<Value> ktsched::phaseScratchValues(GroupOp group, Block &body) {
+  DenseSet<Value> values;
+  auto ops = group->getAttrOfType<DenseI64ArrayAttr>(kPhaseScratchValues);
+  if (!ops)
+    return values;
+  int64_t i = 0;
+  for (Operation &op : body) {
+    if (llvm::is_contained(ops.asArrayRef(), i) && op.getNumResults() == 1)
+      values.insert(op.getResult(0));
+    ++i;
+  }
+  return values;
+}
+
+FailureOr<ScratchpadForm> ktsched::scratchpadForm(GroupOp group, const arch::ArchModel &model,
+                                                  bool forced) {
+  StageOp compute = computeStage(group);
+  std::optional<arch::NodeId> unit = boundComputeUnit(group, model);
+  std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;
+  if (!compute || !unit || !lanes || streamColumns(group))
+    return failure();
+  // The slot is written by the store unit and read by the load unit.
+  bool loadUnit = false;
+  group.walk([&](StageOp stage) { loadUnit |= stage.getRole() == "load"; });
+  SmallVector<bool> uniform = uniformComputeArguments(compute);
+  FailureOr<PhaseSplit> full = splitPhases(compute, uniform, /*diagnose=*/false);
+  SmallVector<int64_t> tile = groupTile(group);
+  int64_t step = vectorStep(group, *lanes);
+  if (!loadUnit || failed(full) || full->carried.empty() || tile.empty() || step < 1)
+    return failure();
+  int64_t vectors = (tile.back() + step - 1) / step;
+  Block &body = compute->getRegion(0).front();
+  const arch::ComputeInfo &info = model.node(*unit).compute;
+  // One load/store unit access: a vector of the narrowest type.
+  int64_t narrowest = std::numeric_limits<int64_t>::max();
+  for (Operation &op : body)
+    for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+      narrowest = std::min(narrowest, elementSize(t).bytes.count());
+  for (BlockArgument arg : body.getArguments())
+    narrowest = std::min(narrowest, elementSize(arg.getType()).bytes.count());
+  int64_t pieceBytes = step * narrowest;
+  int64_t sendBytesPerCycle = 0;
+  for (const arch::Link &link : model.links())
+    if (link.from == *unit && model.node(link.to).kind == arch::NodeKind::StoreUnit &&
+        !sendBytesPerCycle)
+      sendBytesPerCycle = link.bandwidth.bytesPerCycle;
+  // A value is worth carrying where its per-vector slice (recomputed from
+  // the row) costs more than its transfers out and back.
+  PhaseSplit one;
+  auto worth = [&](Value v) {
+    one.carried.clear();
+    one.carried.insert(v);
+    double transfers = phaseVectorCycles(one, body, info, kPhaseValuesInScratchpad, step, 1,
+                                         pieceBytes, sendBytesPerCycle);
+    PhaseSplit::Phase slice;
+    SmallVector<Value> work{v};
+    while (!work.empty()) {
+      Value w = work.pop_back_val();
+      Operation *def = w.getDefiningOp();
+      if (!def || full->level.lookup(w) != PhaseLevel::Vector ||
+          !slice.vectorOps.insert(def).second)
+        continue;
+      work.append(def->operand_begin(), def->operand_end());
+    }
+    PhaseSplit just;
+    just.phases.push_back(std::move(slice));
+    double recompute = phaseVectorCycles(just, body, info, kPhaseValuesRecomputed, step, 1,
+                                         pieceBytes, sendBytesPerCycle);
+    return recompute > transfers;
+  };
+  DenseSet<Value> carryOnly;
+  for (Value v : full->carried)
+    if (worth(v))
+      carryOnly.insert(v);
+  if (carryOnly.empty() && forced)
+    for (Value v : full->carried)
+      carryOnly.insert(v);
+  if (carryOnly.empty())
+    return failure();
+  FailureOr<PhaseSplit> split = splitPhases(compute, uniform, /*diagnose=*/false, &carryOnly);
+  if (failed(split) || !split->scratchpadOrdered())
+    return failure();
+  ScratchpadForm form;
+  int64_t i = 0;
+  for (Operation &op : body) {
+    if (op.getNumResults() == 1 && split->carried.contains(op.getResult(0)))
+      form.ops.push_back(i);
+    ++i;
+  }
+  form.bytes = phaseScratchBytes(*split, step, vectors);
+  form.cycles = phaseVectorCycles(*split, body, info, kPhaseValuesInScratchpad, step, vectors,
+                                  pieceBytes, sendBytesPerCycle);
+  form.recomputeCycles = phaseVectorCycles(*split, body, info, kPhaseValuesRecomputed, step,
+                                           vectors, pieceBytes, sendBytesPerCycle);
+  return form;
+}
+
 SmallVector<bool> ktsched::uniformComputeArguments(StageOp compute) {
   SmallVector<bool> uniform;
   for (Value input : compute->getOperands()) {
@@ -331,5 +506,11 @@ void ktsched::decidePhaseValues(GroupOp group, const arch::ArchModel &model) {
   Block &body = compute->getRegion(0).front();
   bool fits = vectors <= kMaxUnrolledVectors &&
               split->residentRegisterDemand(body, vectors) <= model.vectorRegisterCount(*unit);
-  decideAs(fits ? kPhaseValuesInRegisters : kPhaseValuesRecomputed);
+  if (fits)
+    return decideAs(kPhaseValuesInRegisters);
+  // Through scratchpad: cheaper on the compute unit than recomputing.
+  FailureOr<ScratchpadForm> form = scratchpadForm(group, model, /*forced=*/false);
+  if (succeeded(form) && form->cycles < form->recomputeCycles)
+    return decideAs(kPhaseValuesInScratchpad);
+  decideAs(kPhaseValuesRecomputed);
 }

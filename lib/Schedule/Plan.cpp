@@ -290,9 +290,10 @@ struct GroupReplay {
       std::optional<StringRef> values = entry.getString(kPhaseValues);
       if (!group->hasAttr("phases"))
         return error() << kPhaseValues << " is a decision of groups of phases only";
-      if (!values || (*values != kPhaseValuesInRegisters && *values != kPhaseValuesRecomputed))
-        return error() << kPhaseValues << " must be \"" << kPhaseValuesInRegisters << "\" or \""
-                       << kPhaseValuesRecomputed << "\"";
+      if (!values || (*values != kPhaseValuesInRegisters && *values != kPhaseValuesRecomputed &&
+                      *values != kPhaseValuesInScratchpad))
+        return error() << kPhaseValues << " must be \"" << kPhaseValuesInRegisters << "\", \""
+                       << kPhaseValuesInScratchpad << "\" or \"" << kPhaseValuesRecomputed << "\"";
       group->setAttr(kPhaseValues, decide(b.getStringAttr(*values), kPlan));
     }
     if (entry.get(kResidency) || entry.get(kStreamColumns)) {

@@ -22,16 +22,25 @@
 
 namespace ktflow::arch {
 class ArchModel;
+struct ComputeInfo;
 }
 
 namespace ktflow::ktsched {
 
 /// The decision on a group of phases: `registers` keeps every vector's
 /// per-phase results of a row in registers for the phases after it;
+/// `scratchpad` sends them to the store unit, which writes them to a
+/// scratchpad slot the load unit reads back in the later phase;
 /// `recompute` computes them again from the row in each phase.
 inline constexpr llvm::StringLiteral kPhaseValues = "phase_values";
 inline constexpr llvm::StringLiteral kPhaseValuesInRegisters = "registers";
+inline constexpr llvm::StringLiteral kPhaseValuesInScratchpad = "scratchpad";
 inline constexpr llvm::StringLiteral kPhaseValuesRecomputed = "recompute";
+/// The `scratchpad` form's slot (allocation): its address (a decision, per
+/// sub-core instance, in the memory the load unit reads) and its bytes.
+inline constexpr llvm::StringLiteral kPhaseScratchAddress = "phase_scratch_address";
+inline constexpr llvm::StringLiteral kPhaseScratchBytes = "phase_scratch_bytes";
+inline constexpr llvm::StringLiteral kPhaseScratchValues = "phase_scratch_values";
 
 enum class PhaseLevel { Uniform, Row, Vector };
 
@@ -73,21 +82,67 @@ struct PhaseSplit {
   /// broadcast per-row value and per splat argument a per-row op reads,
   /// and the lowering's own (scratch, pieces).
   int64_t residentRegisterDemand(mlir::Block &body, int64_t vectors) const;
+  /// Whether the carried values can go through one scratchpad slot per
+  /// row: every phase that carries a value out comes before every phase
+  /// that reads one back (the slot is written, then read, once per row).
+  bool scratchpadOrdered() const;
 };
+
+/// Issue cycles per row of a group of phases' compute unit, by
+/// `phase_values` form (the description's per-op pricing): `step`
+/// elements a vector, `vectors` a row, `pieceBytes` one load/store unit
+/// access, `sendBytesPerCycle` the compute unit's link to its store unit.
+/// Counts the per-vector body ops each form computes and, for
+/// `scratchpad`, each carried value's slices and sends out and its
+/// concatenation back (a receive issues nothing).
+double phaseVectorCycles(const PhaseSplit &split, mlir::Block &body,
+                         const arch::ComputeInfo &info, llvm::StringRef form, int64_t step,
+                         int64_t vectors, int64_t pieceBytes, int64_t sendBytesPerCycle);
+
+/// Bytes of the `scratchpad` form's slot for a row of `vectors` vectors of
+/// `step` elements: every carried value's row in its own type.
+int64_t phaseScratchBytes(const PhaseSplit &split, int64_t step, int64_t vectors);
 
 /// Splits the body of a group of phases' compute stage; `uniformArgs[i]`
 /// says body argument i is the same for every vector (a splat scalar).
 /// Fails on the shapes the lowering does not take (with a diagnostic when
 /// `diagnose`).
+/// `carryOnly` (the scratchpad form) limits the carried values to those
+/// it holds: a phase recomputes the others.
 mlir::FailureOr<PhaseSplit> splitPhases(mlir::Operation *computeStage,
-                                        llvm::ArrayRef<bool> uniformArgs, bool diagnose = true);
+                                        llvm::ArrayRef<bool> uniformArgs, bool diagnose = true,
+                                        const llvm::DenseSet<mlir::Value> *carryOnly = nullptr);
+
+/// The body values `phase_scratch_values` (op indices in body order) names.
+llvm::DenseSet<mlir::Value> phaseScratchValues(GroupOp group, mlir::Block &body);
+
+/// The scratchpad form of a group of phases: the values it carries (op
+/// indices in body order), its slot's bytes, and the compute unit's issue
+/// cycles per row in that form and recomputing. A value is carried where
+/// recomputing it costs more than its transfers (a cast of the row is
+/// cheaper to redo than to send and join); `forced` (a plan's choice)
+/// carries every carried value where none is worth it. Fails where the
+/// form does not apply: no load unit (two scratchpad levels), a streamed
+/// row, nothing carried, or a phase reading a carried value before the
+/// last phase writing one.
+struct ScratchpadForm {
+  llvm::SmallVector<int64_t> ops;
+  int64_t bytes = 0;
+  double cycles = 0, recomputeCycles = 0;
+};
+mlir::FailureOr<ScratchpadForm> scratchpadForm(GroupOp group, const arch::ArchModel &model,
+                                               bool forced);
 
 /// Which body arguments of a compute stage are splat scalars.
 llvm::SmallVector<bool> uniformComputeArguments(StageOp compute);
 
 /// Decides `phase_values` on a group of phases: registers where some
 /// phase would recompute earlier results and the resident form's
-/// register demand fits the compute unit's registers.
+/// register demand fits the compute unit's registers; else scratchpad
+/// where the group has a load unit (one scratchpad level), its carried
+/// values are ordered for one slot and their transfers cost the compute
+/// unit fewer cycles than recomputing them; else recompute. Allocation
+/// then checks the scratchpad slot fits (else recompute).
 void decidePhaseValues(GroupOp group, const arch::ArchModel &model);
 
 } // namespace ktflow::ktsched
