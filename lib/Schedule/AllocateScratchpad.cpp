@@ -106,8 +106,9 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
       if (failed(form) || !memory)
         return group.emitError("group @")
                << group.getSymName()
-               << ": phase_values = scratchpad needs a load unit reading the group's rows "
-                  "(one scratchpad level) and its carried values written before they are read";
+               << ": phase_values = scratchpad needs a resident row (not residency = streamed), "
+                  "a load unit reading it (one scratchpad level) and per-vector values some "
+                  "later phase reads, written before any is read";
       Bytes alignment = memoryAlignment(model, *memory);
       Bytes address = next[*memory].alignTo(alignment);
       Bytes end = address + Bytes(form->bytes).alignTo(alignment);

@@ -438,9 +438,14 @@ FailureOr<ScratchpadForm> ktsched::scratchpadForm(GroupOp group, const arch::Arc
   for (Value v : full->carried)
     if (worth(v))
       carryOnly.insert(v);
+  // A plan's choice where none is worth it: the values of the latest
+  // phase carrying any out (so one slot per row still serves them).
   if (carryOnly.empty() && forced)
-    for (Value v : full->carried)
-      carryOnly.insert(v);
+    for (const PhaseSplit::Phase &phase : llvm::reverse(full->phases))
+      if (!phase.carriedOut.empty()) {
+        carryOnly.insert(phase.carriedOut.begin(), phase.carriedOut.end());
+        break;
+      }
   if (carryOnly.empty())
     return failure();
   FailureOr<PhaseSplit> split = splitPhases(compute, uniform, /*diagnose=*/false, &carryOnly);

@@ -121,7 +121,8 @@ llvm::DenseSet<mlir::Value> phaseScratchValues(GroupOp group, mlir::Block &body)
 /// cycles per row in that form and recomputing. A value is carried where
 /// recomputing it costs more than its transfers (a cast of the row is
 /// cheaper to redo than to send and join); `forced` (a plan's choice)
-/// carries every carried value where none is worth it. Fails where the
+/// carries the values of the latest phase carrying any where none is
+/// worth it. Fails where the
 /// form does not apply: no load unit (two scratchpad levels), a streamed
 /// row, nothing carried, or a phase reading a carried value before the
 /// last phase writing one.
