@@ -494,21 +494,19 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
                   lanes.front(), column);
         }
       };
+      // Column operands, for dense stores and reductions alike: a block's
+      // values received at its start, one broadcast per row.
+      auto heldBlock = [&](const SpacePosition &, int64_t rows) -> LogicalResult {
+        receiveHeldColumns(rows);
+        return success();
+      };
+      auto heldRow = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
+      ReductionNest::HeldRows held{heldBlock, heldRow};
       if (hasDenseStores()) {
         // Each step's results packed after the rows before them.
         if (dense)
           primeDenseRows(vec, *dense, denseHeld);
         LogicalResult emitted = success();
-        // Column operands: a block's values received at its start, one
-        // broadcast per row.
-        ReductionNest::HeldRows held;
-        auto block = [&](const SpacePosition &, int64_t rows) -> LogicalResult {
-          receiveHeldColumns(rows);
-          return success();
-        };
-        auto row = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
-        held.block = block;
-        held.row = row;
         LogicalResult walked = walkDenseSteps(vec, tile, denseStorePeriod(tile),
                        [&](const SpacePosition &pos, int64_t phase, int64_t lanes) {
                          if (dense)
@@ -559,14 +557,6 @@ LogicalResult GroupLowering::emit(unsigned groupIndex) {
           reduction->setRowPeriod(1);
           reduction->setDenseColumns(false);
         });
-        ReductionNest::HeldRows held;
-        auto block = [&](const SpacePosition &, int64_t rows) -> LogicalResult {
-          receiveHeldColumns(rows);
-          return success();
-        };
-        auto row = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
-        held.block = block;
-        held.row = row;
         auto compute = [&](const llvm::DenseMap<Value, ktunit::Reg> &fixed) {
           return emitBody(vec, reg, [](unsigned, ktunit::Reg) {}, &fixed);
         };

@@ -374,6 +374,20 @@ LogicalResult GroupLowering::emitTwoLevel() {
                                          spansTwoVectors(phase.lane, seg.rows), seg)))
             return failure();
         }
+      // Column operands, for reductions and dense stores alike: a block's
+      // values loaded from the inner slot at its start, one broadcast per
+      // row.
+      auto heldBlock = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
+        loadHeldColumns(
+            [&](const Transfer &t) {
+              bool broadcast;
+              return positionAddress(t, innerSlot(t, k), pos, broadcast);
+            },
+            rows);
+        return success();
+      };
+      auto heldRow = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
+      ReductionNest::HeldRows held{heldBlock, heldRow};
       if (reduction) {
         auto read = [&](const SpacePosition &pos) -> LogicalResult {
           if (!dense) {
@@ -419,19 +433,6 @@ LogicalResult GroupLowering::emitTwoLevel() {
               },
               resultPieces(t, pos, tile.extent));
         };
-        ReductionNest::HeldRows held;
-        auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
-          loadHeldColumns(
-              [&](const Transfer &t) {
-                bool broadcast;
-                return positionAddress(t, innerSlot(t, k), pos, broadcast);
-              },
-              rows);
-          return success();
-        };
-        auto row = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
-        held.block = block;
-        held.row = row;
         if (failed(reduction->emitCompute(vec, tile.extent, reg, body, read, compute, write,
                                           columnLoads.empty() ? nullptr : &held)))
           return failure();
@@ -454,19 +455,6 @@ LogicalResult GroupLowering::emitTwoLevel() {
             loadInput(arg, t, address, broadcast);
           };
         };
-        ReductionNest::HeldRows held;
-        auto block = [&](const SpacePosition &pos, int64_t rows) -> LogicalResult {
-          loadHeldColumns(
-              [&](const Transfer &t) {
-                bool broadcast;
-                return positionAddress(t, innerSlot(t, k), pos, broadcast);
-              },
-              rows);
-          return success();
-        };
-        auto row = [&]() { broadcastHeldColumns(vec, reg, body, columnLoads, heldColumn); };
-        held.block = block;
-        held.row = row;
         LogicalResult emitted = success();
         LogicalResult walked = walkDenseSteps(
             vec, tile, denseStorePeriod(tile),
