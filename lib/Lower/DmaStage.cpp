@@ -164,10 +164,13 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
     // schedule's condition), so they are one run, read from the DMA unit
     // it starts in (the same lead on every core: denseRowTile) and rounded
     // up to a legal access inside the slot.
+    // The run spans from the first row's first element to the last row's
+    // last: rows of a column block carry the gaps between them (a strided
+    // span), which the compute unit skips.
     Bytes lead = denseLead(t, tile), need = lead;
-    int64_t elements = 1;
-    for (int64_t e : extent)
-      elements *= e;
+    int64_t elements = extent.back();
+    for (size_t i = 0; i + 1 < extent.size(); ++i)
+      elements += (extent[i] - 1) * strides[i];
     need = need + toBytes(Elements(elements), t.esize);
     dims.clear();
     for (Bytes &start : starts)

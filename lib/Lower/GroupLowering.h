@@ -124,7 +124,10 @@ struct PartitionPiece {
 /// row r's vector k starts `lead + r * rowBytes + k * vectorBytes` bytes
 /// into the aligned vectors the load unit pushes from `pushBase` on.
 struct DenseRowTile {
-  Bytes lead, pushBase, rowBytes, vectorBytes;
+  /// `rowBytes`: a row's wanted bytes; `rowStride`: bytes from one row's
+  /// start to the next in the slot (more than `rowBytes` for a column
+  /// block's strided span, whose gaps the reads skip).
+  Bytes lead, pushBase, rowBytes, rowStride, vectorBytes;
   /// The dense loads' element size, and the accesses of `vectorBytes`
   /// each of them takes per vector step (more than one for a type wider
   /// than the step's).
@@ -133,15 +136,17 @@ struct DenseRowTile {
   /// Pieces of a row's last step that start inside the row (read; the
   /// others are padding lanes).
   int64_t lastStepPieces = 1;
-  /// Accesses per row (vector steps x pieces).
-  int64_t rows = 0, vectorsPerRow = 0;
+  /// The tile's rows and columns (a column block's, where instances
+  /// share the columns), and accesses per row (vector steps x pieces).
+  int64_t rows = 0, columns = 0, vectorsPerRow = 0;
   /// Rows after which the shifts repeat (a whole number of vectors).
   int64_t period = 1;
   /// Aligned vectors pushed per dense load.
   int64_t pushes = 0;
-  /// Whether the tile's first row starts without taking a vector: then
-  /// both held vectors are received up front.
-  bool primeBoth = false;
+  /// Aligned vectors the tile's first read takes (denseAdvance's rule for
+  /// the row of a period before it): the ones not taken are received up
+  /// front (2 - primed taken; none when it skips).
+  int64_t firstAdvance = 1;
 };
 
 /// A tile of one sub-core instance's share: origin and extent per dim of
@@ -523,8 +528,12 @@ private:
   /// Accesses the step at `pos` reads of each dense load (all its pieces
   /// but those of a row's last step wholly past the row's end).
   int64_t denseReads(const DenseRowTile &dense, const SpacePosition &pos) const;
-  /// Whether the read of the vector at `pos` takes the next aligned vector.
-  bool denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const;
+  /// Aligned vectors the read of the vector at `pos` moves on by: 1
+  /// inside a row; at a row's start 0, 1, or more past a column block's
+  /// gap (then the pair it starts in is received afresh).
+  int64_t denseAdvance(const DenseRowTile &dense, const SpacePosition &pos) const;
+  /// The same for the first read of the row `row` of a period.
+  static int64_t rowStartAdvance(const DenseRowTile &dense, int64_t row);
   /// Compute unit, before the tile's first read: the held vectors of each
   /// dense input (`held[load]`: the current and the next aligned vector).
   void primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTile &dense,

@@ -110,9 +110,19 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   dense.vectorBytes = toBytes(Elements(vectorWidth), esize);
   int64_t rowDim = (int64_t)space.size() - 2;
   dense.rows = tile.extent[rowDim];
+  dense.columns = tile.extent.back();
   dense.elementSize = first->esize;
   dense.piecesPerStep = first->esize.bytes / esize.bytes;
   dense.rowBytes = toBytes(Elements(tile.extent.back()), dense.elementSize);
+  // Rows of a column block lie a tensor row apart in the slot (a strided
+  // span, gaps and all); whole rows, back to back.
+  auto rowStrideOf = [&](const Transfer &t) {
+    ArrayRef<int64_t> strides = t.tensor.getStrides();
+    return strides.size() == 2 ? toBytes(Elements(strides[0]), t.esize) : dense.rowBytes;
+  };
+  dense.rowStride = rowStrideOf(*first);
+  if (elementwise && dense.rowStride != dense.rowBytes)
+    return notLowered(*first, "of a column block beside packed stores");
   // Only the pieces that start inside the row are read: a wide row's last
   // step may end in pieces wholly past it (padding lanes, which the fold
   // masks), and reading them would take aligned vectors of the next row
@@ -134,6 +144,9 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
     if (denseLead(t, tile) != lead)
       return notLowered(t, "starting at another offset into a DMA unit than @" +
                                first->tensor.getSymName() + "'s");
+    if (rowStrideOf(t) != dense.rowStride)
+      return notLowered(t, "with another row stride than @" + first->tensor.getSymName() +
+                               "'s (each load's rows are realigned alike)");
     Bytes tileStart = toBytes(Elements(tileElementOffset(t, tile)), t.esize);
     for (int64_t c : coreIds) {
       FailureOr<int64_t> offset = gridOffset(t, c);
@@ -147,20 +160,19 @@ FailureOr<DenseRowTile> GroupLowering::denseRowTile(const Tile &tile) {
   }
   dense.pushBase = vector * (lead / vector);
   dense.lead = lead % vector;
-  Bytes rowRemainder = dense.rowBytes % vector;
+  Bytes rowRemainder = dense.rowStride % vector;
   dense.period = vector.count() / std::gcd(rowRemainder.count(), vector.count());
   if (vectorWidth % dense.period != 0)
     return notLowered(*first, "whose shifts repeat every " + Twine(dense.period) +
                                   " rows, which does not divide a vector's " +
                                   Twine(vectorWidth) + " rows");
-  Bytes lastRead = dense.lead + dense.rowBytes * (dense.rows - 1) +
+  Bytes lastRead = dense.lead + dense.rowStride * (dense.rows - 1) +
                    vector * (dense.vectorsPerRow - 1);
   dense.pushes = lastRead / vector + 2;
-  Bytes reach = dense.rowBytes - vector * (dense.vectorsPerRow - 1);
-  // The first row takes a vector at its start exactly when later rows
-  // that start as far into their vector would: then only the next vector
-  // is received up front.
-  dense.primeBoth = !(dense.lead < reach);
+  // The first row takes as many aligned vectors at its start as later
+  // rows that start as far into their vector would: the held pair is
+  // primed with the ones it does not take.
+  dense.firstAdvance = rowStartAdvance(dense, 0);
   for (auto [i, t] : llvm::enumerate(loads)) {
     if (!t.denseRows)
       continue;
@@ -188,27 +200,35 @@ int64_t GroupLowering::denseReads(const DenseRowTile &dense, const SpacePosition
   return dense.lastStepPieces;
 }
 
-bool GroupLowering::denseAdvances(const DenseRowTile &dense, const SpacePosition &pos) const {
+int64_t GroupLowering::rowStartAdvance(const DenseRowTile &dense, int64_t row) {
+  // The row of the period before (the tile's first row follows the
+  // period's last one alike: the shifts repeat) reads its last vector
+  // `vectorsPerRow - 1` aligned vectors after the one it starts in; this
+  // row starts `rowStride` bytes after it.
+  int64_t before = (row + dense.period - 1) % dense.period;
+  Bytes into = (dense.lead + dense.rowStride * before) % dense.vectorBytes;
+  return (into + dense.rowStride) / dense.vectorBytes - (dense.vectorsPerRow - 1);
+}
+
+int64_t GroupLowering::denseAdvance(const DenseRowTile &dense, const SpacePosition &pos) const {
   int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
   // Loop terms move whole periods of rows and whole vectors: only the
   // constant part decides. Inside a row (k > 0, or the loop over its
   // vectors) every read takes the next aligned vector; a row's first read
-  // takes one when the row starts less than `reach` bytes into its vector.
+  // takes none, one, or (past a column block's gap) more.
   if (pos.constant[last] > 0 || !pos.terms[last].empty())
-    return true;
-  int64_t row = pos.constant[rowDim] % dense.period;
-  Bytes into = (dense.lead + dense.rowBytes * row) % dense.vectorBytes;
-  return into < dense.rowBytes - dense.vectorBytes * (dense.vectorsPerRow - 1);
+    return 1;
+  return rowStartAdvance(dense, pos.constant[rowDim] % dense.period);
 }
 
 void GroupLowering::primeDenseLoads(ktunit::ProgramBuilder &ld, const DenseRowTile &dense,
                                     int64_t j, int64_t k) {
   auto compute = dc::ProgramBuilder::node(computeUnit);
-  // Up front: the first aligned vector, and the second where the first
-  // row's first read takes none.
+  // Up front: the aligned vectors of the held pair the first read does
+  // not take (both where it takes none, none where it skips).
   for (const ComputeInput &in : computeInputs)
     if (!in.splat && loads[in.loadIndex].denseRows)
-      for (int64_t v = 0; v < (dense.primeBoth ? 2 : 1); ++v) {
+      for (int64_t v = 0; v < std::max<int64_t>(0, 2 - dense.firstAdvance); ++v) {
         dc::Address address = slotAddress(loads[in.loadIndex], j, k);
         address.offset = address.offset + dense.pushBase + dense.vectorBytes * v;
         ld.push(compute, address, dense.vectorBytes);
@@ -223,10 +243,10 @@ void GroupLowering::pushDenseStep(
   auto compute = dc::ProgramBuilder::node(computeUnit);
   int64_t rowDim = (int64_t)space.size() - 2, last = (int64_t)space.size() - 1;
   Bytes vector = dense.vectorBytes;
-  bool advance = denseAdvances(dense, pos);
+  int64_t advance = denseAdvance(dense, pos);
   // The vector after the one the read starts in: its bytes from the
   // position's constant part, the loop terms whole vectors and periods.
-  Bytes start = dense.lead + dense.rowBytes * pos.constant[rowDim] +
+  Bytes start = dense.lead + dense.rowStride * pos.constant[rowDim] +
                 toBytes(Elements(pos.constant[last]), dense.elementSize);
   for (const ComputeInput &in : computeInputs) {
     if (in.splat)
@@ -238,17 +258,22 @@ void GroupLowering::pushDenseStep(
         pushOther(t, pos);
       continue;
     }
-    // A step's first piece takes a vector when `advance`, every further
-    // piece (a vector's bytes on) the next one.
-    for (int64_t piece = advance ? 0 : 1; piece < denseReads(dense, pos); ++piece) {
+    // A step's first piece takes the next vector when it advances by
+    // one, the pair it starts in when it skips, every further piece (a
+    // vector's bytes on) the next one.
+    auto pushAligned = [&](int64_t index) {
       dc::Address address = slotAddress(t, j, k);
-      address.offset = address.offset + dense.pushBase + vector * (start / vector + 1 + piece);
+      address.offset = address.offset + dense.pushBase + vector * index;
       for (auto [depth, rows] : pos.terms[rowDim])
-        address.terms.push_back({depth, dense.rowBytes * rows, 0});
+        address.terms.push_back({depth, dense.rowStride * rows, 0});
       for (auto [depth, elements] : pos.terms[last])
         address.terms.push_back({depth, toBytes(Elements(elements), dense.elementSize), 0});
       ld.push(compute, address, vector);
-    }
+    };
+    if (advance >= 2)
+      pushAligned(start / vector);
+    for (int64_t piece = advance >= 1 ? 0 : 1; piece < denseReads(dense, pos); ++piece)
+      pushAligned(start / vector + 1 + piece);
   }
 }
 
@@ -266,7 +291,7 @@ LogicalResult GroupLowering::pushDenseRows(
     reduction->setDenseColumns(false);
   });
   return reduction->emitInputOrder(
-      ld, {dense.rows, space.back()},
+      ld, {dense.rows, dense.columns},
       [&](const SpacePosition &pos) {
         pushDenseStep(ld, dense, j, k, pos, pushOther, held != nullptr);
       },
@@ -283,9 +308,10 @@ void GroupLowering::primeDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTi
     auto [current, next] = held[in.loadIndex];
     dc::ElemType type = t.regType.value_or(elemType);
     Elements perAccess = toElements(dense.vectorBytes, dense.elementSize);
-    if (dense.primeBoth)
+    if (dense.firstAdvance <= 0)
       vec.recv(current, type, perAccess, loadUnit);
-    vec.recv(next, type, perAccess, loadUnit);
+    if (dense.firstAdvance <= 1)
+      vec.recv(next, type, perAccess, loadUnit);
   }
 }
 
@@ -295,9 +321,9 @@ void GroupLowering::readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTil
                                   ArrayRef<std::pair<ktunit::Reg, ktunit::Reg>> held,
                                   llvm::function_ref<void(unsigned, BlockArgument)> receiveOther) {
   int64_t rowDim = (int64_t)space.size() - 2;
-  bool advance = denseAdvances(dense, pos);
+  int64_t advance = denseAdvance(dense, pos);
   int64_t row = pos.constant[rowDim] % dense.period;
-  Bytes into = (dense.lead + dense.rowBytes * row) % dense.vectorBytes;
+  Bytes into = (dense.lead + dense.rowStride * row) % dense.vectorBytes;
   int64_t lane = toElements(into, dense.elementSize).count();
   auto loadUnit = dc::ProgramBuilder::node(ldUnit);
   Block &body = computeStage->getRegion(0).front();
@@ -317,7 +343,11 @@ void GroupLowering::readDenseRows(ktunit::ProgramBuilder &vec, const DenseRowTil
     int64_t reads = denseReads(dense, pos);
     gatherPieces(vec, reg[arg], t, dense.piecesPerStep,
                  [&](ktunit::Reg r, dc::ElemType type, Elements count, int64_t piece) {
-                   if (piece < reads && (advance || piece > 0)) {
+                   if (piece == 0 && advance >= 2) {
+                     // Past a gap: the pair the read starts in, afresh.
+                     vec.recv(current, type, count, loadUnit);
+                     vec.recv(next, type, count, loadUnit);
+                   } else if (piece < reads && (advance > 0 || piece > 0)) {
                      vec.unary(dc::Opcode::Mov, current, next);
                      vec.recv(next, type, count, loadUnit);
                    }
@@ -338,9 +368,9 @@ void GroupLowering::loadDenseRows(
   // vector its first piece starts in: the position's constant part, the
   // loop terms whole periods of rows and whole vectors.
   int64_t row = pos.constant[rowDim] % dense.period;
-  Bytes into = (dense.lead + dense.rowBytes * row) % vector;
+  Bytes into = (dense.lead + dense.rowStride * row) % vector;
   int64_t lane = toElements(into, dense.elementSize).count();
-  Bytes start = dense.lead + dense.rowBytes * pos.constant[rowDim] +
+  Bytes start = dense.lead + dense.rowStride * pos.constant[rowDim] +
                 toBytes(Elements(pos.constant[last]), dense.elementSize);
   int64_t reads = denseReads(dense, pos);
   Block &body = computeStage->getRegion(0).front();
@@ -363,7 +393,7 @@ void GroupLowering::loadDenseRows(
                      address.offset =
                          address.offset + dense.pushBase + vector * (start / vector + piece);
                      for (auto [depth, rows] : pos.terms[rowDim])
-                       address.terms.push_back({depth, dense.rowBytes * rows, 0});
+                       address.terms.push_back({depth, dense.rowStride * rows, 0});
                      for (auto [depth, elements] : pos.terms[last])
                        address.terms.push_back(
                            {depth, toBytes(Elements(elements), dense.elementSize), 0});

@@ -57,6 +57,9 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
   // Next free byte per memory.
   llvm::SmallDenseMap<NodeId, Bytes> next;
   SmallVector<std::pair<BufferOp, NodeId>> placed;
+  // A column block's rows take a strided span only where the group's
+  // buffers fit with it (tile selection budgeted the same way).
+  bool spansFit = stridedSpansFit(group, tile, model);
   for (BufferOp buffer : groupBuffers(group)) {
     auto memoryName = buffer->getAttrOfType<StringAttr>("memory");
     std::optional<NodeId> memory = memoryName ? model.lookupNode(memoryName) : std::nullopt;
@@ -73,7 +76,7 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
     // padded rows' DMA stride is forbidden: then they stay dense.
     buffer->removeAttr("row_pitch");
     buffer->removeAttr(kRowLayout);
-    if (needsDenseRows(buffer, tile, model)) {
+    if (needsDenseRows(buffer, tile, model, spansFit)) {
       buffer->setAttr(kRowLayout, decide(b.getStringAttr(kDenseRows), kHeuristic));
       copy = denseRowsBytes(buffer, tile, model, granule).alignTo(alignment);
     } else if (std::optional<Bytes> pitch = paddedRowPitch(buffer, tile, granule)) {

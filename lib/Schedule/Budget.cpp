@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/Budget.h"
+#include "ktflow/Schedule/RowLayout.h"
 
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
@@ -30,10 +31,11 @@ std::optional<NodeId> ktflow::ktsched::boundComputeUnit(GroupOp group, const Arc
   return unit;
 }
 
-FailureOr<SmallVector<MemoryUse>> ktflow::ktsched::memoryUse(GroupOp group,
-                                                             ArrayRef<int64_t> tile,
-                                                             const ArchModel &model,
-                                                             int64_t defaultDepth) {
+/// The buffers' use of each memory, strided spans at their size where
+/// `allowSpans`.
+static FailureOr<SmallVector<MemoryUse>> usesWith(GroupOp group, ArrayRef<int64_t> tile,
+                                                  const ArchModel &model, int64_t defaultDepth,
+                                                  bool allowSpans) {
   std::optional<NodeId> unit = boundComputeUnit(group, model);
   if (!unit)
     return group.emitError("group has no compute stage bound to a unit of @") << model.name();
@@ -54,9 +56,33 @@ FailureOr<SmallVector<MemoryUse>> ktflow::ktsched::memoryUse(GroupOp group,
       it = std::prev(uses.end());
     }
     int64_t depth = decisionInt(buffer, "depth").value_or(defaultDepth);
-    Bytes copy = bufferBytes(buffer, tile, memoryGranule(model, *memory))
-                     .alignTo(memoryAlignment(model, *memory));
+    Bytes granule = memoryGranule(model, *memory);
+    Bytes copy = bufferBytes(buffer, tile, granule);
+    // Dense rows take what allocation gives them: a column block's strided
+    // span holds the gaps between its rows too, more than padded rows.
+    bool span = allowSpans && isStridedSpan(buffer, tile) && needsDenseRows(buffer, tile, model);
+    if (span)
+      copy = std::max(copy, denseRowsBytes(buffer, tile, model, granule));
+    copy = copy.alignTo(memoryAlignment(model, *memory));
     it->need += copy * depth;
   }
   return uses;
+}
+
+FailureOr<SmallVector<MemoryUse>> ktflow::ktsched::memoryUse(GroupOp group, ArrayRef<int64_t> tile,
+                                                             const ArchModel &model,
+                                                             int64_t defaultDepth,
+                                                             bool allowSpans) {
+  FailureOr<SmallVector<MemoryUse>> uses = usesWith(group, tile, model, defaultDepth, allowSpans);
+  if (succeeded(uses) && allowSpans &&
+      llvm::any_of(*uses, [](const MemoryUse &u) { return u.need > u.budget; }))
+    return usesWith(group, tile, model, defaultDepth, /*allowSpans=*/false);
+  return uses;
+}
+
+bool ktflow::ktsched::stridedSpansFit(GroupOp group, ArrayRef<int64_t> tile,
+                                      const ArchModel &model) {
+  FailureOr<SmallVector<MemoryUse>> uses = usesWith(group, tile, model, 1, /*allowSpans=*/true);
+  return succeeded(uses) &&
+         llvm::none_of(*uses, [](const MemoryUse &u) { return u.need > u.budget; });
 }

@@ -23,8 +23,17 @@
 // runs a grid tile is the kernel's `core_of_tile` decision (linear: tile t
 // on core t mod cores, in rounds).
 //
+// Classes also keep apart the grid tiles whose loads of rows at a stride
+// the description's global DMA rule does not align start at different
+// offsets into a DMA unit: such rows are moved as one run from the unit
+// they start in and realigned in the compute unit at that offset
+// (row_layout = dense, lib/Lower/RowRealign.cpp), which one program can
+// do for one offset only (a grid of column blocks whose block is not a
+// whole unit: one class per offset).
+//
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/Passes.h"
+#include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
 namespace ktflow::ktsched {
@@ -44,15 +53,33 @@ struct MaskedTransfer {
   SmallVector<int64_t> dims, shape, lower;
   std::string tensor;
   bool load = false;
+  /// For a load of rows at a stride the global DMA rule does not align:
+  /// the tensor's strides and offset (elements), its element size, and
+  /// the rule's alignment unit; else `unit` is 0.
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  Bytes elementBytes{0}, unit{0};
+
+  /// Bytes into a DMA unit the transfer starts at with origin `origin`.
+  int64_t lead(ArrayRef<int64_t> origin) const {
+    int64_t elements = offset;
+    for (size_t i = 0; i < strides.size() && i < origin.size() && i < lower.size(); ++i)
+      elements += (origin[i] - lower[i]) * strides[i];
+    int64_t bytes = elements * elementBytes.count();
+    return ((bytes % unit.count()) + unit.count()) % unit.count();
+  }
 };
 
 struct GridClass {
-  SmallVector<int64_t> tiles, space;
+  SmallVector<int64_t> tiles, space, leads;
   int64_t trips = 0;
 };
 
-FailureOr<SmallVector<MaskedTransfer>> outerTransfers(GroupOp group, KernelOp kernel) {
-  SmallVector<MaskedTransfer> transfers;
+FailureOr<SmallVector<MaskedTransfer, 4>> outerTransfers(GroupOp group, KernelOp kernel,
+                                                      const arch::ArchModel *model) {
+  auto globals = model ? model->memoriesBacking(arch::KtirSpace::Global)
+                        : SmallVector<arch::NodeId, 2>();
+  SmallVector<MaskedTransfer, 4> transfers;
   PipelineOp pipeline = outerPipeline(group);
   for (Operation &op : pipeline->getRegion(0).front()) {
     auto stage = dyn_cast<StageOp>(op);
@@ -77,6 +104,23 @@ FailureOr<SmallVector<MaskedTransfer>> outerTransfers(GroupOp group, KernelOp ke
       t.lower.assign(tensor.getLowerCorner().begin(), tensor.getLowerCorner().end());
       t.tensor = tensor.getSymName().str();
       t.load = stage.getRole() == "dma_load";
+      // The global access rule of the DMA unit the load is bound to.
+      const arch::AccessRule *rule = nullptr;
+      auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(stage, "unit"));
+      if (std::optional<arch::NodeId> unit =
+              unitName && model ? model->lookupNode(unitName) : std::nullopt;
+          unit && !globals.empty())
+        rule = model->node(*unit).accessTo(globals.front());
+      ArrayRef<int64_t> strides = tensor.getStrides();
+      ElementSize size = elementSize(tensor.getElementType());
+      Bytes elementBytes = size.bytes;
+      if (t.load && rule && rule->alignment.count() > 1 && strides.size() == 2 &&
+          strides[1] == 1 && !rule->allowsAddress(toBytes(Elements(strides[0]), size))) {
+        t.strides.assign(strides.begin(), strides.end());
+        t.offset = tensor.getOffset();
+        t.elementBytes = elementBytes;
+        t.unit = rule->alignment;
+      }
       transfers.push_back(std::move(t));
     }
   }
@@ -84,8 +128,9 @@ FailureOr<SmallVector<MaskedTransfer>> outerTransfers(GroupOp group, KernelOp ke
 }
 
 /// The grid tiles of `group`, classified by valid extent and loop trips.
-FailureOr<SmallVector<GridClass>> classify(GroupOp group, KernelOp kernel) {
-  FailureOr<SmallVector<MaskedTransfer>> transfers = outerTransfers(group, kernel);
+FailureOr<SmallVector<GridClass>> classify(GroupOp group, KernelOp kernel,
+                                           const arch::ArchModel *model) {
+  FailureOr<SmallVector<MaskedTransfer, 4>> transfers = outerTransfers(group, kernel, model);
   if (failed(transfers))
     return failure();
   ArrayRef<int64_t> grid = kernel.getGrid();
@@ -114,6 +159,13 @@ FailureOr<SmallVector<GridClass>> classify(GroupOp group, KernelOp kernel) {
     if (trips == 0)
       continue; // no iterations: nothing to move or compute
     std::optional<SmallVector<int64_t>> valid;
+    SmallVector<int64_t> leads;
+    for (const MaskedTransfer &t : *transfers)
+      if (t.unit.count() > 0) {
+        SmallVector<int64_t> at = {coords[0], coords[1], coords[2], lower};
+        at.resize(t.origin.getNumDims(), 0);
+        leads.push_back(t.lead(t.origin.compose(at)));
+      }
     for (int64_t iteration = 0; iteration < trips; ++iteration) {
       SmallVector<int64_t> extent(space);
       // Per dimension, the narrowest load and store along it (and which).
@@ -162,10 +214,10 @@ FailureOr<SmallVector<GridClass>> classify(GroupOp group, KernelOp kernel) {
     if (llvm::any_of(*valid, [](int64_t e) { return e <= 0; }))
       continue; // fully masked: nothing to move or compute
     auto it = llvm::find_if(classes, [&](const GridClass &k) {
-      return k.space == *valid && k.trips == trips;
+      return k.space == *valid && k.trips == trips && k.leads == leads;
     });
     if (it == classes.end())
-      classes.push_back({{c}, *valid, trips});
+      classes.push_back({{c}, *valid, leads, trips});
     else
       it->tiles.push_back(c);
   }
@@ -240,9 +292,13 @@ FailureOr<DenseI64ArrayAttr> replayedShares(GroupOp group, ArrayAttr planned,
 namespace {
 struct ClassifyGridTilesPass
     : ktflow::ktsched::impl::ClassifyGridTilesBase<ClassifyGridTilesPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder b(module.getContext());
+    auto model = getArchModel(module, arch);
+    if (!model)
+      return signalPassFailure();
     for (KernelOp kernel : module.getOps<KernelOp>())
       for (GroupOp group : kernel.getOps<GroupOp>()) {
         PipelineOp pipeline = outerPipeline(group);
@@ -250,7 +306,7 @@ struct ClassifyGridTilesPass
           group.emitError("group lacks a pipeline with a split decision (run ktsched-split)");
           return signalPassFailure();
         }
-        FailureOr<SmallVector<GridClass>> classes = classify(group, kernel);
+        FailureOr<SmallVector<GridClass>> classes = classify(group, kernel, model.get());
         if (failed(classes))
           return signalPassFailure();
         // A plan replays the shares of masked classes (named by their

@@ -119,8 +119,17 @@ bool ktflow::ktsched::hasDenseRows(Operation *buffer) {
   return value && value.getValue() == kDenseRows;
 }
 
+bool ktflow::ktsched::isStridedSpan(BufferOp buffer, ArrayRef<int64_t> tile) {
+  if (BufferOp source = sourceBuffer(buffer))
+    return isStridedSpan(source, tile);
+  TensorOp tensor = tensorOf(buffer);
+  if (!tensor || tensor.getStrides().size() != 2 || tile.size() != 2)
+    return false;
+  return tensor.getStrides()[0] > std::min(tile[1], tensor.getShape()[1]);
+}
+
 bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
-                                      const ArchModel &model) {
+                                      const ArchModel &model, bool allowSpans) {
   auto group = buffer->getParentOfType<GroupOp>();
   if (!group)
     return false;
@@ -150,9 +159,9 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   // On two scratchpad levels the inner buffer is a byte copy of the outer
   // one: dense exactly when that is (the same tile, the same rule).
   if (BufferOp source = sourceBuffer(buffer))
-    return needsDenseRows(source, tile, model);
+    return needsDenseRows(source, tile, model, allowSpans);
   if (BufferOp destination = destinationBuffer(buffer, model))
-    return needsDenseRows(destination, tile, model);
+    return needsDenseRows(destination, tile, model, allowSpans);
   auto dims = buffer->getAttrOfType<DenseI64ArrayAttr>("dims");
   if (!dims || dims.size() != 2 || dims[0] != rank - 2 || dims[1] != rank - 1)
     return false;
@@ -164,13 +173,25 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   TensorOp tensor = tensorOf(buffer);
   if (!rule || !tensor || tensor.getStrides().size() != 2)
     return false;
-  if (!paddedRowPitch(buffer, tile, Bytes(1)))
-    return false;
+  bool wholeVectors = !paddedRowPitch(buffer, tile, Bytes(1));
   auto type = buffer->getAttrOfType<TypeAttr>("element_type");
   ElementSize size = elementSize(type ? type.getValue() : tensor.getElementType());
   int64_t rowStride = tensor.getStrides()[0];
-  // Whole rows, back to back: one run from the tile's first byte.
-  if (rowStride != tile[rank - 1] || tensor.getStrides()[1] != 1)
+  // A tile wider than the tensor's rows (a merged grid's) holds whole rows.
+  int64_t columns = std::min(tile[rank - 1], tensor.getShape()[1]);
+  if (tensor.getStrides()[1] != 1 || rowStride < columns)
+    return false;
+  // Whole rows, back to back: one run from the tile's first byte. A
+  // reduction's loads may also cover a column block of rows further apart
+  // (a strided span): the run then carries the gaps between the tile's
+  // rows, which the compute unit skips as it realigns; element-wise
+  // groups' packed stores need rows back to back.
+  if (rowStride != columns &&
+      (!allowSpans || reduced.empty() || !fillingDmaRule(buffer, model)))
+    return false;
+  // Rows of whole vectors need no padding: only a strided span's stride
+  // can forbid their copy (whole rows back to back are one run).
+  if (wholeVectors && rowStride == columns)
     return false;
   return !rule->allowsAddress(toBytes(Elements(rowStride), size));
 }
@@ -201,6 +222,12 @@ Bytes ktflow::ktsched::denseRowsBytes(BufferOp buffer, ArrayRef<int64_t> tile,
   int64_t elements = 1;
   for (int64_t e : shape)
     elements *= e;
+  // A strided span (rows of a column block) also holds the gaps between
+  // the rows: from the first row's first element to the last row's last.
+  TensorOp tensor = tensorOf(buffer);
+  if (tensor && shape.size() == 2 && tensor.getStrides().size() == 2 &&
+      tensor.getStrides()[0] > shape[1])
+    elements = (shape[0] - 1) * tensor.getStrides()[0] + shape[1];
   const AccessRule *rule = fillingDmaRule(buffer, model);
   Bytes lead = rule ? std::max(Bytes(1), rule->alignment) : Bytes(0);
   auto group = buffer->getParentOfType<GroupOp>();

@@ -46,7 +46,7 @@ void ktflow::ktsched::buildSchedulePipeline(mlir::OpPassManager &pm,
     pm.addPass(createApplyPlan({options.plan}));
   // After replay: on the final split, tiles and depths, keeping what the
   // plan set.
-  pm.addPass(createClassifyGridTiles());
+  pm.addPass(createClassifyGridTiles({options.arch}));
   pm.addPass(createOrderTransfers());
   pm.addPass(createAllocateScratchpad({options.arch}));
   pm.addPass(createScheduleContraction({options.arch}));

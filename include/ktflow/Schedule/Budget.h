@@ -25,9 +25,15 @@ struct MemoryUse {
 /// Per memory holding buffers of `group`: its need for `tile` and its
 /// budget. Buffers without a depth decision count `defaultDepth` copies.
 /// Fails (with a diagnostic) on a buffer in a memory the model lacks.
+/// Dense rows count at their dense size; where a column block's strided
+/// spans (RowLayout.h) would not fit, the buffers without them
+/// (`allowSpans` false: padded rows there).
 mlir::FailureOr<llvm::SmallVector<MemoryUse>>
 memoryUse(GroupOp group, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model,
-          int64_t defaultDepth = 1);
+          int64_t defaultDepth = 1, bool allowSpans = true);
+
+/// Whether the group's buffers, with any strided spans, fit their memories.
+bool stridedSpansFit(GroupOp group, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model);
 
 /// The compute unit the group is bound to; none when the binding names no
 /// compute unit of `model`.

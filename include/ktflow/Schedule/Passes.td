@@ -262,15 +262,18 @@ def ApplyPlan : Pass<"ktsched-apply-plan", "::mlir::ModuleOp"> {
   ];
 }
 
-def ClassifyGridTiles : Pass<"ktsched-classify-tiles", "::mlir::ModuleOp"> {
+def ClassifyGridTiles : ArchPass<"ktsched-classify-tiles"> {
   let summary = "Classes of grid tiles with equal valid extent, and how instances share each";
   let description = [{
     Records `classes` on each outer pipeline: the grid tiles with the same
     valid (unmasked) extent and loop trip count, that extent, and the split
     shares of each class (a masked class's shares are rebalanced over what
-    is valid). Fully masked tiles are in no class. Runs after tile
+    is valid). Fully masked tiles are in no class; tiles whose loads of
+    rows at a stride the global DMA rule does not align start at other
+    offsets into a DMA unit are in other classes. Runs after tile
     selection and plan replay; a plan's shares are checked and kept.
   }];
+  let options = archOptions;
 }
 
 def OrderTransfers : Pass<"ktsched-order-transfers", "::mlir::ModuleOp"> {

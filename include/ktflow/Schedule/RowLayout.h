@@ -29,13 +29,22 @@ inline constexpr llvm::StringLiteral kDenseRows = "dense";
 /// `tile` that are not whole vectors) takes dense rows: its group is a row
 /// reduction (or a column reduction whose fold over a row's vectors fits
 /// the registers: denseColumnFits) of a two-dimensional space, the tile's rows follow each other
-/// in global memory without gaps (one contiguous run), and the tensor's
+/// in global memory without gaps (one contiguous run; a reduction's load may
+/// also span rows further apart, a column block's, gaps and all), and the tensor's
 /// row stride is not aligned to the DMA's global access rule (padded rows
 /// would need that stride). A buffer of the inner scratchpad level of two
 /// (copied slot for slot from an outer one) is dense when that one is.
-bool needsDenseRows(BufferOp buffer, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model);
+/// With `allowSpans` false a column block's rows are never a strided span
+/// (the group's buffers do not fit with them: memoryUse, allocation).
+bool needsDenseRows(BufferOp buffer, llvm::ArrayRef<int64_t> tile, const arch::ArchModel &model,
+                    bool allowSpans = true);
 
-/// Bytes one dense copy of `buffer` takes: its rows back to back, room for
+/// Whether `buffer`'s dense rows would be a strided span (a column block
+/// of rows further apart than the tile is wide).
+bool isStridedSpan(BufferOp buffer, llvm::ArrayRef<int64_t> tile);
+
+/// Bytes one dense copy of `buffer` takes: its rows back to back (or at
+/// the tensor's row stride, for a strided span), room for
 /// a start up to one DMA alignment unit into the first one (the run is
 /// read from the unit it starts in), and one vector more (the compute unit
 /// holds the next aligned vector while it realigns the current one), in

@@ -56,8 +56,13 @@
 //
 // Negative twins: rows of more vectors than that (1000 f16: 16 of spyre's
 // vectors, 32 of deep's, two accumulators each) keep padded rows, on one
-// level and on two.
-// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_widest_rows_45x1000_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=NODENSE
+// level and on two. On spyre the split gives the two corelets column
+// blocks of 512 and 488 (8 vectors), whose rows take a strided span: the
+// block's rows with the gaps between them, 44 * 2000 + 1024 bytes + 128
+// (lead) up to 89216, + 128 (a vector ahead) = 89344.
+// RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_widest_rows_45x1000_f16.mlir %to_groups -ktsched-initial-pipeline=arch=spyre %to_alloc | FileCheck %s --check-prefix=SPAN
+// SPAN: ktsched.pipeline attributes {{.*}}split = #ktsched.decision<{dim = 1 : i64, instances = 2 : i64, shares = array<i64: 512, 488>}
+// SPAN: ktsched.buffer {{.*}}bytes = 89344 : i64{{.*}}row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg0}
 // RUN: ktflow-opt %S/../../Run/Inputs/col_reduce_widest_rows_45x1000_f16.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=NODENSE
 // NODENSE: ktsched.buffer
 // NODENSE-NOT: row_layout

@@ -1,0 +1,35 @@
+// Column maxima of 16x17 f16 over a grid of 2 column blocks of 9 (34-byte
+// rows: no DMA strides them): test/Run/col-block-span.test.
+#box_full = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 16 >= 0)>
+#box_c = affine_set<(d0) : (d0 >= 0, -d0 + 16 >= 0)>
+#box_t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 8 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#box_w = affine_set<(d0) : (d0 >= 0, -d0 + 8 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+module {
+  func.func @k(%in0: index, %red: index) attributes {grid = [2, 1]} {
+    %gx, %gy = ktdp.get_compute_tile_id : index, index
+    %c0 = arith.constant 0 : index
+    %cw = arith.constant 9 : index
+    %col_first = arith.muli %gx, %cw : index
+    %in0_view = ktdp.construct_memory_view %in0, sizes: [16, 17], strides: [17, 1] {
+        coordinate_set = #box_full, memory_space = #ktdp.memory_space<global>
+    } : memref<16x17xf16>
+    %red_view = ktdp.construct_memory_view %red, sizes: [17], strides: [1] {
+        coordinate_set = #box_c, memory_space = #ktdp.memory_space<global>
+    } : memref<17xf16>
+    %tile0 = ktdp.construct_access_tile %in0_view[%c0, %col_first] {
+        access_tile_set = #box_t, access_tile_order = #id2
+    } : memref<16x17xf16> -> !ktdp.access_tile<16x9xindex>
+    %x = ktdp.load %tile0 : !ktdp.access_tile<16x9xindex> -> tensor<16x9xf16>
+    %inf = arith.constant 0xFC00 : f16
+    %e = tensor.empty() : tensor<9xf16>
+    %acc = linalg.fill ins(%inf : f16) outs(%e : tensor<9xf16>) -> tensor<9xf16>
+    %r = linalg.reduce { arith.maximumf } ins(%x : tensor<16x9xf16>) outs(%acc : tensor<9xf16>) dimensions = [0]
+    %rt = ktdp.construct_access_tile %red_view[%col_first] {
+        access_tile_set = #box_w, access_tile_order = #id1
+    } : memref<17xf16> -> !ktdp.access_tile<9xindex>
+    ktdp.store %r, %rt : tensor<9xf16>, !ktdp.access_tile<9xindex>
+    return
+  }
+}
