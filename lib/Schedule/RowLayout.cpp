@@ -224,10 +224,8 @@ Bytes ktflow::ktsched::denseRowsBytes(BufferOp buffer, ArrayRef<int64_t> tile,
     elements *= e;
   // A strided span (rows of a column block) also holds the gaps between
   // the rows: from the first row's first element to the last row's last.
-  TensorOp tensor = tensorOf(buffer);
-  if (tensor && shape.size() == 2 && tensor.getStrides().size() == 2 &&
-      tensor.getStrides()[0] > shape[1])
-    elements = (shape[0] - 1) * tensor.getStrides()[0] + shape[1];
+  if (shape.size() == 2 && isStridedSpan(buffer, tile))
+    elements = (shape[0] - 1) * tensorOf(buffer).getStrides()[0] + shape[1];
   const AccessRule *rule = fillingDmaRule(buffer, model);
   Bytes lead = rule ? std::max(Bytes(1), rule->alignment) : Bytes(0);
   auto group = buffer->getParentOfType<GroupOp>();
