@@ -10,9 +10,10 @@
 // extent of the split dimension. That share is a decision (the lowering
 // used to rebalance on its own): the heuristic keeps the schedule's split
 // for an unmasked class, and for a masked one divides what is valid as
-// evenly as the split did, in whole vectors along the vector dimension (so
-// only the last share can end with a partial one), in single indices
-// elsewhere, over the instances the split gave work; a reduction keeps the
+// evenly as the split did, in the split's units of work (SplitUnits.h:
+// whole vectors along the vector dimension, so only the last share can end
+// with a partial one; whole granule-aligned rows where stores pack rows),
+// over the instances the split gave work; a reduction keeps the
 // split's share boundaries cut at the valid extent (they sit on whole DMA
 // granules of results), and a split along the reduced dimension keeps one
 // instance. The valid extent of a tile is the same in every iteration of
@@ -35,6 +36,7 @@
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
+#include "ktflow/Schedule/SplitUnits.h"
 
 namespace ktflow::ktsched {
 #define GEN_PASS_DEF_CLASSIFYGRIDTILES
@@ -225,7 +227,8 @@ FailureOr<SmallVector<GridClass>> classify(GroupOp group, KernelOp kernel,
 }
 
 /// The heuristic's shares of a class whose valid extent is `valid`.
-SmallVector<int64_t> classShares(GroupOp group, ArrayRef<int64_t> valid) {
+SmallVector<int64_t> classShares(GroupOp group, ArrayRef<int64_t> valid,
+                                 const arch::ArchModel &model, const Placement &placement) {
   PipelineOp pipeline = outerPipeline(group);
   auto split = cast<DictionaryAttr>(decisionValue(pipeline, "split"));
   int64_t splitDim = split.getAs<IntegerAttr>("dim").getInt();
@@ -246,9 +249,7 @@ SmallVector<int64_t> classShares(GroupOp group, ArrayRef<int64_t> valid) {
     }
     return shares;
   }
-  StageOp compute = computeStage(group);
-  int64_t lanes = compute ? decisionInt(compute, "vector").value_or(1) : 1;
-  int64_t unit = splitDim == (int64_t)space.size() - 1 ? vectorStep(group, lanes) : 1;
+  int64_t unit = splitUnitSizes(group, model, placement)[splitDim];
   int64_t units = (left + unit - 1) / unit;
   for (int64_t i = 0; i < (int64_t)shares.size(); ++i) {
     shares[i] = i < n ? std::min(left, (units / n + (i < units % n ? 1 : 0)) * unit) : 0;
@@ -299,6 +300,9 @@ struct ClassifyGridTilesPass
     auto model = getArchModel(module, arch);
     if (!model)
       return signalPassFailure();
+    std::optional<Placement> placement = findPlacement(*model, module.getLoc());
+    if (!placement)
+      return signalPassFailure();
     for (KernelOp kernel : module.getOps<KernelOp>())
       for (GroupOp group : kernel.getOps<GroupOp>()) {
         PipelineOp pipeline = outerPipeline(group);
@@ -327,7 +331,7 @@ struct ClassifyGridTilesPass
             used += shares ? 1 : 0;
           }
           if (!shares)
-            shares = b.getDenseI64ArrayAttr(classShares(group, cls.space));
+            shares = b.getDenseI64ArrayAttr(classShares(group, cls.space, *model, *placement));
           entries.push_back(
               b.getDictionaryAttr({b.getNamedAttr("tiles", b.getDenseI64ArrayAttr(cls.tiles)),
                                    b.getNamedAttr("space", b.getDenseI64ArrayAttr(cls.space)),

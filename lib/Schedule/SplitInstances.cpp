@@ -26,6 +26,7 @@
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Schedule/RowLayout.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
+#include "ktflow/Schedule/SplitUnits.h"
 
 #include <numeric>
 
@@ -69,40 +70,10 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
           return signalPassFailure();
         }
         int64_t instances = sharersOf(*model, placement->scratchpad, *unit);
-        int64_t lanes = decisionInt(computeStage(group), "vector").value_or(1);
         ArrayRef<int64_t> space = group.getSpace();
         int64_t rank = space.size();
         // Elements per unit of work along each dimension.
-        SmallVector<int64_t> unitSizes(rank, 1);
-        // Whole vector steps of the lowering (buffers of a narrower type
-        // than the group's make a step of more elements than lanes).
-        if (rank > 0)
-          unitSizes[rank - 1] = vectorStep(group, lanes);
-        ArrayRef<int64_t> reduced = group.getReduceDims();
-        // A reduction's stored results are whole granules per sub-core (a
-        // group of phases keeps them and stores whole rows).
-        if (reduced.size() == 1 && rank > 0 && reductionResultsLeave(group)) {
-          int64_t resultDim = reduced[0] == rank - 1 ? rank - 2 : rank - 1;
-          int64_t granule = granuleElements(group, memoryGranule(*model, placement->global));
-          if (resultDim >= 0)
-            unitSizes[resultDim] = std::lcm(unitSizes[resultDim], granule);
-        }
-        // A column operand's slice is whole granules only in whole units of
-        // rows (64 f16 rows on spyre).
-        if (rank >= 2)
-          unitSizes[rank - 2] = std::lcm(
-              unitSizes[rank - 2],
-              columnOperandRowUnit(group, memoryGranule(*model, placement->global)));
-        // A column reduction whose rows are dense keeps them whole: a
-        // share of its columns would be a strided copy the DMA forbids.
-        if (keepsWholeRows(group, *model))
-          unitSizes[rank - 1] = space[rank - 1];
-        // An element-wise group whose stores pack their rows (dense
-        // stores) splits whole rows, each share starting on a granule.
-        if (int64_t unit = packedRowUnit(group, *model); unit > 1) {
-          unitSizes[rank - 2] = std::lcm(unitSizes[rank - 2], unit);
-          unitSizes[rank - 1] = space[rank - 1];
-        }
+        SmallVector<int64_t> unitSizes = splitUnitSizes(group, *model, *placement);
         auto unitsAlong = [&](int64_t d) {
           return (space[d] + unitSizes[d] - 1) / unitSizes[d];
         };
