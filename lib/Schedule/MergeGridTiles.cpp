@@ -24,6 +24,12 @@
 // merge happens when the unmerged runs are legal already, and none when no
 // factor helps (the lowering then names the illegal run).
 //
+// An element-wise group stores a run per row: a grid of column blocks
+// whose row runs are not legal accesses (a block of 24 f32 is 96 bytes
+// against sample's 64-byte multiple) merges its blocks the same way, until
+// the merged rows are legal runs or whole tensor rows (which the row
+// layout packs, as for a kernel written with whole-row tiles).
+//
 // The rewrite is a schedule-level one, before the instance split, so split,
 // tile selection, allocation and the lowering all see the merged kernel:
 // grid[g] / k, space[S] x k, transfer shapes along S x k, origins with
@@ -192,9 +198,9 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
   for (auto [index, group] : llvm::enumerate(kernel.getOps<GroupOp>())) {
     // A flattened element-wise group stores each grid tile as one run too
     // (FlattenRows); other element-wise groups store a run per row, which
-    // merging tiles along the rows does not lengthen.
-    if (group.getReduceDims().empty() && !group->hasAttr("flatten"))
-      continue;
+    // merging tiles along the rows does not lengthen, but merging column
+    // blocks does: their rows are checked below.
+    bool perRow = group.getReduceDims().empty() && !group->hasAttr("flatten");
     int64_t along = index < spaceDims.size() ? spaceDims[index] : -1;
     SmallVector<int64_t> space(group.getSpace());
     if (factor > 1)
@@ -240,6 +246,10 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
           shape.size() != rank || origin.getNumResults() != rank ||
           llvm::any_of(dims, [&](int64_t d) { return d >= (int64_t)space.size(); }))
         continue;
+      // Per-row stores of whole tensor rows are the row layout's to pack
+      // (RowLayout.h), merged or not: only column blocks are checked.
+      if (perRow && (rank < 2 || dims[rank - 1] < 0 || space[dims[rank - 1]] >= tshape[rank - 1]))
+        continue;
       Bytes end = toBytes(tensorDataEnd(tensor), esize);
       Bytes allocated = end.alignTo(globalNode.memory.alignment);
       for (int64_t tile = 0, tiles = grid[0] * grid[1] * grid[2]; tile < tiles; ++tile) {
@@ -272,12 +282,15 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
           at.resize(origin.getNumDims(), 0);
           SmallVector<int64_t> o = origin.compose(at);
           int64_t start = tensor.getOffset(), run = 0;
+          int64_t validRows = 1;
           bool masked = false, unalignedRows = false;
           for (size_t i = 0; i < rank; ++i) {
             int64_t extent = dims[i] >= 0 ? space[dims[i]] : shape[i];
             int64_t valid = std::clamp<int64_t>(tshape[i] - (o[i] - lower[i]), 0, extent);
             if (o[i] < lower[i] || valid == 0)
               masked = true;
+            if (i + 1 < rank)
+              validRows *= valid;
             start += (o[i] - lower[i]) * strides[i];
             if (i + 1 == rank)
               run = valid;
@@ -303,7 +316,10 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
           if (runBytes >= rule->minSize && multiple)
             continue;
           // The lowering widens a run that ends where its tensor ends into
-          // the symbol's alignment padding, if nothing loads that argument.
+          // the symbol's alignment padding, if nothing loads that argument
+          // (a tile's single run: per-row stores of one row).
+          if (perRow && validRows > 1)
+            return fail("a run per row that is not a legal DMA access");
           Bytes widened = std::max(runBytes, rule->minSize);
           if (rule->sizeMultiple.count() > 0)
             widened = widened.alignTo(rule->sizeMultiple);

@@ -173,12 +173,15 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   TensorOp tensor = tensorOf(buffer);
   if (!rule || !tensor || tensor.getStrides().size() != 2)
     return false;
-  bool wholeVectors = !paddedRowPitch(buffer, tile, Bytes(1));
   auto type = buffer->getAttrOfType<TypeAttr>("element_type");
   ElementSize size = elementSize(type ? type.getValue() : tensor.getElementType());
   int64_t rowStride = tensor.getStrides()[0];
-  // A tile wider than the tensor's rows (a merged grid's) holds whole rows.
+  // A tile wider than the tensor's rows (a merged grid's) holds whole rows,
+  // whose vectors are counted over the row's valid columns.
   int64_t columns = std::min(tile[rank - 1], tensor.getShape()[1]);
+  SmallVector<int64_t> validTile(tile);
+  validTile[rank - 1] = columns;
+  bool wholeVectors = !paddedRowPitch(buffer, validTile, Bytes(1));
   if (tensor.getStrides()[1] != 1 || rowStride < columns)
     return false;
   // Whole rows, back to back: one run from the tile's first byte. A
@@ -247,7 +250,12 @@ int64_t ktflow::ktsched::packedRowUnit(GroupOp group, const ArchModel &model) {
     const AccessRule *rule = drainingDmaRule(buffer, model);
     Bytes align = std::max({Bytes(1), rule->alignment, rule->sizeMultiple});
     auto type = buffer->getAttrOfType<TypeAttr>("element_type");
-    Bytes row = toBytes(Elements(space.back()), elementSize(type ? type.getValue() : Type()));
+    // A merged tile wider than the tensor's rows packs the rows it holds.
+    TensorOp tensor = tensorOf(buffer);
+    int64_t columns = tensor && tensor.getShape().size() == 2
+                          ? std::min(space.back(), tensor.getShape()[1])
+                          : space.back();
+    Bytes row = toBytes(Elements(columns), elementSize(type ? type.getValue() : Type()));
     unit = std::lcm(unit, align.count() / std::gcd(row.count(), align.count()));
   }
   return unit;

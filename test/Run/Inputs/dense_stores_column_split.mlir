@@ -1,9 +1,10 @@
-// Negative twin of the dense stores (test/Run/dense-stores.test), reduced
+// Column blocks of the dense stores (test/Run/dense-stores.test), reduced
 // by `ktflow fuzz` from seed 16160085 (`--max-tiles 2`, deep): a grid of
 // two tiles over the columns of 2x2 f32, out0 = in1. Each tile's rows are
 // one column, 4 bytes, 8 bytes apart in global memory: not one run, so
 // the rows cannot be packed, and each 4-byte row alone is no legal DMA run
-// on any shipped description (deep: 32 to 262144 bytes in multiples of 32).
+// on any shipped description (deep: 32 to 262144 bytes in multiples of 32),
+// unless the two blocks are merged into whole rows.
 //
 //
 // Shape 2x2, grid [1, 2], 2-D blocks, tile 2x1, computed in f32.

@@ -96,5 +96,5 @@
 // TWOSTORE-DAG: ktsched.buffer {{.*}}level = 0 : i64, memory = "l2", row_layout = #ktsched.decision<"dense", "heuristic">, tensor = @arg2}
 //
 // Negative twin: rows of a tile that do not follow each other in memory (a
-// grid over the columns) stay padded.
-// RUN: ktflow-opt %S/../../Run/Inputs/dense_stores_column_split.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_alloc | FileCheck %s --check-prefix=PAD
+// grid over the columns, kept unmerged by a plan) stay padded.
+// RUN: ktflow-opt %S/../../Run/Inputs/dense_stores_column_split.mlir %to_groups -ktsched-initial-pipeline=arch=deep %to_buffer -ktsched-merge-tiles=plan=%S/../../Run/Inputs/plan_unmerged_column_split.json -ktsched-split -ktsched-select-tiles -ktsched-classify-tiles -ktsched-order-transfers -ktsched-allocate | FileCheck %s --check-prefix=PAD
