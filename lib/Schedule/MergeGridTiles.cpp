@@ -27,8 +27,11 @@
 // An element-wise group stores a run per row: a grid of column blocks
 // whose row runs are not legal accesses (a block of 24 f32 is 96 bytes
 // against sample's 64-byte multiple) merges its blocks the same way, until
-// the merged rows are legal runs or whole tensor rows (which the row
-// layout packs, as for a kernel written with whole-row tiles).
+// the merged rows are legal runs. Whole rows that follow each other and
+// are no legal run alone are packed by the row layout into one run per
+// tile (dense stores), which is checked like a flattened group's: a grid
+// of row blocks of 10 rows of 452 bytes (4520 bytes, no multiple of 64)
+// merges into 19 rows that end the tensor.
 //
 // The rewrite is a schedule-level one, before the instance split, so split,
 // tile selection, allocation and the lowering all see the merged kernel:
@@ -246,9 +249,15 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
           shape.size() != rank || origin.getNumResults() != rank ||
           llvm::any_of(dims, [&](int64_t d) { return d >= (int64_t)space.size(); }))
         continue;
-      // Per-row stores of whole tensor rows are the row layout's to pack
-      // (RowLayout.h), merged or not: only column blocks are checked.
-      if (perRow && (rank < 2 || dims[rank - 1] < 0 || space[dims[rank - 1]] >= tshape[rank - 1]))
+      if (perRow && (rank < 2 || dims[rank - 1] < 0))
+        continue;
+      // Per-row stores of whole tensor rows that follow each other are
+      // packed by the row layout (RowLayout.h) where a row alone is no
+      // legal run: the tile's rows are then one run, checked like a
+      // flattened group's. Other whole rows are the row layout's to judge.
+      bool wholeRows = perRow && space[dims[rank - 1]] >= tshape[rank - 1];
+      bool packable = wholeRows && rank == 2 && strides[1] == 1 && strides[0] == tshape[1];
+      if (wholeRows && !packable)
         continue;
       Bytes end = toBytes(tensorDataEnd(tensor), esize);
       Bytes allocated = end.alignTo(globalNode.memory.alignment);
@@ -301,6 +310,12 @@ bool KernelMerge::legalRuns(int64_t dim, int64_t factor, ArrayRef<int64_t> space
             continue; // a fully masked tile moves nothing
           Bytes startBytes = toBytes(Elements(start), esize);
           Bytes runBytes = toBytes(Elements(run), esize);
+          if (packable && validRows > 1 &&
+              !(rule->allowsAddress(startBytes) && rule->allowsSize(runBytes) && !unalignedRows)) {
+            runBytes = runBytes * validRows;
+            validRows = 1;
+            unalignedRows = false;
+          }
           auto fail = [&](StringRef what) {
             os << "merged tile " << tile << " stores " << runBytes.count() << " bytes of @"
                << tensor.getSymName() << " at byte " << startBytes.count() << ", " << what;
