@@ -407,6 +407,23 @@ bool isReductionOnly(ks::VectorOp vop) {
   });
 }
 
+
+/// The type whose lanes an op's issues are counted at: its widest float or
+/// integer value (operands and result), or `fallback` where it has none.
+static mlir::Type issueType(ks::VectorOp vop, mlir::Type fallback) {
+  mlir::Type widest;
+  auto consider = [&](mlir::Type t) {
+    if (!t.isIntOrFloat() || t.isInteger(1))
+      return;
+    if (!widest || t.getIntOrFloatBitWidth() > widest.getIntOrFloatBitWidth())
+      widest = t;
+  };
+  consider(vop.getResult().getType());
+  for (mlir::Value operand : vop->getOperands())
+    consider(operand.getType());
+  return widest ? widest : fallback;
+}
+
 void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
   // The roofline's work: bytes along the routes, compute per element.
   int64_t elementsPerGridTile = set.loopTrips;
@@ -464,13 +481,17 @@ void WorkloadBuilder::charge(const GroupShape &shape, const TileSet &set) {
   if (chain.size() > 1)
     workload.setActiveInstances(chain[1],
                                 std::min<int64_t>(kernelTiles, model.group(chain[1]).count));
-  mlir::Type elementType = ks::GroupOp(shape.group).getElementType();
+  mlir::Type groupType = ks::GroupOp(shape.group).getElementType();
   bool rowReduction = shape.reduceDim == (int64_t)set.space.size() - 1;
   for (Operation &op : shape.computeStage->getRegion(0).front()) {
     auto vop = llvm::dyn_cast<ks::VectorOp>(op);
     if (!vop)
       continue;
     StringRef kind = vop.getKind();
+    // An op issues at the lanes of its widest value, as the simulator
+    // counts them (a max folded over f16 data at f16's, its cast to f32 at
+    // f32's).
+    mlir::Type elementType = issueType(vop, groupType);
     if (phased && kind == "reduce") {
       auto combiner = vop->getAttrOfType<StringAttr>("combiner");
       workload.addCompute(computeNode, combiner ? combiner.getValue() : "add", elementType,

@@ -244,6 +244,37 @@ FailureOr<Value> KernelBuilder::constantScalar(Value value) {
   return op.getResult();
 }
 
+/// Where `input` is a float value widened exactly from a narrower float
+/// type (a `cast`) and `init` a constant the narrow type holds exactly:
+/// the narrow value and the init as a constant of the narrow type.
+static std::optional<std::pair<Value, Value>> narrowExtremum(OpBuilder &b, Value input,
+                                                            Value init) {
+  auto cast = input.getDefiningOp<VectorOp>();
+  auto constant = init.getDefiningOp<VectorOp>();
+  if (!cast || cast.getKind() != "cast" || cast->getNumOperands() != 1 || !constant ||
+      constant.getKind() != "const")
+    return std::nullopt;
+  Value narrow = cast->getOperand(0);
+  auto from = dyn_cast<FloatType>(narrow.getType());
+  auto to = dyn_cast<FloatType>(input.getType());
+  auto value = constant->getAttrOfType<FloatAttr>("value");
+  if (!from || !to || !value || from.getWidth() >= to.getWidth() ||
+      !llvm::APFloat::isRepresentableAsNormalIn(from.getFloatSemantics(),
+                                                to.getFloatSemantics()))
+    return std::nullopt;
+  // Every value of `from` is one of `to` (f16, bf16 into f32); the init
+  // must be one of `from`'s.
+  llvm::APFloat narrowed = value.getValue();
+  bool lost = false;
+  if (narrowed.convert(from.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost) !=
+          llvm::APFloat::opOK ||
+      lost)
+    return std::nullopt;
+  auto op = VectorOp::create(b, constant.getLoc(), from, "const", ValueRange());
+  op->setAttr("value", b.getFloatAttr(from, narrowed));
+  return std::pair(narrow, op.getResult());
+}
+
 FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
   auto key = std::make_pair(value.getAsOpaquePointer(), dims);
   if (auto it = memo.find(key); it != memo.end())
@@ -312,11 +343,28 @@ FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
                      : combiner == "arith.maximumf" || combiner == "arith.maxnumf" ? "max"
                                                                                   : "min";
     OpBuilder b(&computeBlock, computeBlock.end());
-    auto op = VectorOp::create(b, reduce.getLoc(), inputType.getElementType(), "reduce",
+    // The largest (smallest) of values widened exactly is the widened
+    // largest (smallest) of the narrow values: fold them in the narrow
+    // type, more lanes per issue, and widen the one result per row
+    // (softmax's max over f16 data computed in f32).
+    if (std::optional<std::pair<Value, Value>> narrow =
+            kind != "add" ? narrowExtremum(b, *input, *init) : std::nullopt) {
+      auto op = VectorOp::create(b, reduce.getLoc(), narrow->first.getType(), "reduce",
+                                 ValueRange{narrow->first, narrow->second});
+      op->setAttr("combiner", b.getStringAttr(kind));
+      op->setAttr("dim", b.getI64IntegerAttr(dim));
+      result = VectorOp::create(b, reduce.getLoc(), inputType.getElementType(), "cast",
+                                ValueRange{op.getResult()});
+      // The wide init is read by nothing now (a body op is work per element).
+      if (init->use_empty())
+        init->getDefiningOp()->erase();
+    } else {
+      auto op = VectorOp::create(b, reduce.getLoc(), inputType.getElementType(), "reduce",
                                  ValueRange{*input, *init});
-    op->setAttr("combiner", b.getStringAttr(kind));
-    op->setAttr("dim", b.getI64IntegerAttr(dim));
-    result = op;
+      op->setAttr("combiner", b.getStringAttr(kind));
+      op->setAttr("dim", b.getI64IntegerAttr(dim));
+      result = op;
+    }
   } else if (const OpSupport *entry = def ? lookupOpSupport(def) : nullptr;
              entry && entry->role == OpRole::Elementwise) {
     ValueRange operands = def->getOperands();
