@@ -261,8 +261,18 @@ int64_t PhaseSplit::residentRegisterDemand(Block &body, int64_t vectors) const {
       ++t;
       touch(keyOf(r->getResult(0), q, -1));
     }
+    // The lowering sets every per-row constant of the phase first, then
+    // computes the per-row ops in body order.
+    auto isConstant = [](Operation &op) {
+      auto vop = dyn_cast<VectorOp>(op);
+      return vop && vop.getKind() == "const";
+    };
+    ++t;
     for (Operation &op : body)
-      if (phase.rowOps.contains(&op))
+      if (phase.rowOps.contains(&op) && isConstant(op))
+        touch(keyOf(op.getResult(0), q, -1));
+    for (Operation &op : body)
+      if (phase.rowOps.contains(&op) && !isConstant(op))
         emit(&op, q, -1);
   }
   std::vector<std::pair<int64_t, int>> events;
