@@ -154,3 +154,14 @@ std::string ktflow::ktsched::whyUnitCannotRun(const ArchModel &model, NodeId uni
     os << "@" << node.name << " lacks op class '" << *missing << "'";
   return why;
 }
+
+const arch::AccessRule *ktflow::ktsched::globalAccessRule(mlir::Operation *stage,
+                                                          const arch::ArchModel &model) {
+  auto unitName = llvm::dyn_cast_or_null<mlir::StringAttr>(decisionValue(stage, "unit"));
+  std::optional<arch::NodeId> unit =
+      unitName ? model.lookupNode(unitName.getValue()) : std::nullopt;
+  auto globals = model.memoriesBacking(arch::KtirSpace::Global);
+  if (!unit || globals.empty())
+    return nullptr;
+  return model.node(*unit).accessTo(globals.front());
+}

@@ -79,8 +79,6 @@ struct GridClass {
 
 FailureOr<SmallVector<MaskedTransfer, 4>> outerTransfers(GroupOp group, KernelOp kernel,
                                                       const arch::ArchModel *model) {
-  auto globals = model ? model->memoriesBacking(arch::KtirSpace::Global)
-                        : SmallVector<arch::NodeId, 2>();
   SmallVector<MaskedTransfer, 4> transfers;
   PipelineOp pipeline = outerPipeline(group);
   for (Operation &op : pipeline->getRegion(0).front()) {
@@ -107,12 +105,7 @@ FailureOr<SmallVector<MaskedTransfer, 4>> outerTransfers(GroupOp group, KernelOp
       t.tensor = tensor.getSymName().str();
       t.load = stage.getRole() == "dma_load";
       // The global access rule of the DMA unit the load is bound to.
-      const arch::AccessRule *rule = nullptr;
-      auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(stage, "unit"));
-      if (std::optional<arch::NodeId> unit =
-              unitName && model ? model->lookupNode(unitName) : std::nullopt;
-          unit && !globals.empty())
-        rule = model->node(*unit).accessTo(globals.front());
+      const arch::AccessRule *rule = model ? globalAccessRule(stage, *model) : nullptr;
       ArrayRef<int64_t> strides = tensor.getStrides();
       ElementSize size = elementSize(tensor.getElementType());
       Bytes elementBytes = size.bytes;

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/RowLayout.h"
 
+#include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Budget.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
@@ -55,12 +56,7 @@ const AccessRule *fillingDmaRule(BufferOp buffer, const ArchModel &model) {
   auto stage = buffer->getOperand(0).getDefiningOp<StageOp>();
   if (!stage || stage.getRole() != "dma_load")
     return nullptr;
-  auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(stage, "unit"));
-  std::optional<NodeId> unit = unitName ? model.lookupNode(unitName) : std::nullopt;
-  auto globals = model.memoriesBacking(KtirSpace::Global);
-  if (!unit || globals.empty())
-    return nullptr;
-  return model.node(*unit).accessTo(globals.front());
+  return globalAccessRule(stage, model);
 }
 
 /// The global-memory access rule of the DMA that drains `buffer` (a store
@@ -70,12 +66,7 @@ const AccessRule *drainingDmaRule(BufferOp buffer, const ArchModel &model) {
     auto stage = dyn_cast<StageOp>(user);
     if (!stage || stage.getRole() != "dma_store")
       continue;
-    auto unitName = dyn_cast_or_null<StringAttr>(decisionValue(stage, "unit"));
-    std::optional<NodeId> unit = unitName ? model.lookupNode(unitName) : std::nullopt;
-    auto globals = model.memoriesBacking(KtirSpace::Global);
-    if (!unit || globals.empty())
-      return nullptr;
-    return model.node(*unit).accessTo(globals.front());
+    return globalAccessRule(stage, model);
   }
   return nullptr;
 }

@@ -39,6 +39,11 @@ struct ScratchpadPath {
 std::optional<ScratchpadPath> findScratchpadPath(const arch::ArchModel &model,
                                                  const Placement &placement);
 
+/// The access rule to global memory of the unit a stage is bound to (its
+/// `unit` decision: a DMA's loads or stores), or null where the stage has
+/// no unit, the model no such unit or global memory, or the unit no rule.
+const arch::AccessRule *globalAccessRule(mlir::Operation *stage, const arch::ArchModel &model);
+
 /// Transfers in and out of `memory` move whole granules: the largest
 /// granule of the links touching it.
 Bytes memoryGranule(const arch::ArchModel &model, arch::NodeId memory);
