@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
 #include "ktflow/Schedule/Budget.h"
+#include "ktflow/Schedule/HoistLoads.h"
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Schedule/PhaseValues.h"
 #include "ktflow/Schedule/RowLayout.h"
@@ -85,7 +86,8 @@ static LogicalResult allocateGroup(GroupOp group, const ArchModel &model) {
     Bytes address = next[*memory].alignTo(alignment);
     buffer->setAttr("bytes", b.getI64IntegerAttr(copy.count()));
     buffer->setAttr("address", decide(b.getI64IntegerAttr(address.count()), kHeuristic));
-    next[*memory] = address + copy * *depth;
+    // A hoisted load's buffer takes slot 0 only (HoistLoads.h).
+    next[*memory] = address + copy * bufferSlots(buffer, tile, *depth);
     placed.push_back({buffer, *memory});
   }
   // What later phases do with earlier phases' per-vector values: decided

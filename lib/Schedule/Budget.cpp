@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/Budget.h"
+#include "ktflow/Schedule/HoistLoads.h"
 #include "ktflow/Schedule/RowLayout.h"
 
 #include "ktflow/Schedule/ArchAccess.h"
@@ -64,7 +65,8 @@ static FailureOr<SmallVector<MemoryUse>> usesWith(GroupOp group, ArrayRef<int64_
     if (span)
       copy = std::max(copy, denseRowsBytes(buffer, tile, model, granule));
     copy = copy.alignTo(memoryAlignment(model, *memory));
-    it->need += copy * depth;
+    // A hoisted load's buffer keeps its one copy in slot 0.
+    it->need += copy * bufferSlots(buffer, tile, depth);
   }
   return uses;
 }

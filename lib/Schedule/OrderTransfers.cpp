@@ -26,6 +26,7 @@
 // checked against the same limits; only missing ones are decided.
 //
 //===----------------------------------------------------------------------===//
+#include "ktflow/Schedule/HoistLoads.h"
 #include "ktflow/Schedule/Passes.h"
 #include "ktflow/Schedule/ScheduleUtils.h"
 
@@ -40,111 +41,6 @@ using namespace ktflow::ktsched;
 
 namespace {
 
-/// The stage that produced a buffer's contents, if it is a stage.
-StageOp producerStage(BufferOp buffer) {
-  if (buffer->getNumOperands() == 0)
-    return {};
-  return buffer->getOperand(0).getDefiningOp<StageOp>();
-}
-
-/// A group whose tiles pass through a second scratchpad level (a dma_load
-/// stage inside the nested pipeline).
-bool hasTwoLevels(GroupOp group) {
-  bool inner = false;
-  group.walk([&](StageOp stage) {
-    if (stage.getRole() == "dma_load" && stage->getParentOfType<StageOp>())
-      inner = true;
-  });
-  return inner;
-}
-
-/// The transfer a dma_load performs into `buffer` (its result index).
-DictionaryAttr transferOf(BufferOp buffer) {
-  StageOp stage = producerStage(buffer);
-  auto transfers = stage ? stage->getAttrOfType<ArrayAttr>("transfers") : nullptr;
-  unsigned index = cast<OpResult>(buffer->getOperand(0)).getResultNumber();
-  if (!transfers || index >= transfers.size())
-    return {};
-  return dyn_cast<DictionaryAttr>(transfers[index]);
-}
-
-struct GroupShape {
-  SmallVector<int64_t> space, tile;
-  int64_t splitDim = -1;
-  SmallVector<int64_t> shares;
-  bool reduces = false, loops = false;
-
-  /// Tiles along `d` of instance `j`.
-  int64_t tilesAlong(int64_t d, size_t j) const {
-    int64_t extent = d == splitDim ? shares[j] : space[d];
-    return (extent + tile[d] - 1) / tile[d];
-  }
-  /// Instances the split gives work.
-  SmallVector<size_t> workingInstances() const {
-    SmallVector<size_t> working;
-    for (size_t j = 0; j < shares.size(); ++j)
-      if (shares[j] > 0)
-        working.push_back(j);
-    if (shares.empty())
-      working.push_back(0);
-    return working;
-  }
-};
-
-FailureOr<GroupShape> shapeOf(GroupOp group) {
-  GroupShape shape;
-  PipelineOp pipeline = outerPipeline(group);
-  if (!pipeline)
-    return group.emitError("group has no pipeline");
-  shape.space.assign(group.getSpace().begin(), group.getSpace().end());
-  shape.tile = decisionInts(pipeline, "tile");
-  auto split = dyn_cast_or_null<DictionaryAttr>(decisionValue(pipeline, "split"));
-  if (shape.tile.size() != shape.space.size() || !split)
-    return pipeline->emitError("pipeline lacks the tile or split decision (run ktsched-split "
-                               "and ktsched-select-tiles first)");
-  shape.splitDim = split.getAs<IntegerAttr>("dim").getInt();
-  shape.shares.assign(split.getAs<DenseI64ArrayAttr>("shares").asArrayRef().begin(),
-                      split.getAs<DenseI64ArrayAttr>("shares").asArrayRef().end());
-  if (shape.shares.empty())
-    shape.shares.push_back(shape.space[shape.splitDim]);
-  shape.reduces = !group.getReduceDims().empty();
-  shape.loops = static_cast<bool>(group->getAttr("loop"));
-  return shape;
-}
-
-/// Whether the heuristic hoists the load into `buffer` (see the header).
-bool shouldHoist(BufferOp buffer, const GroupShape &shape, bool twoLevels) {
-  if (twoLevels)
-    return false;
-  // A streamed row's slots hold one part of a row after another.
-  if (auto group = buffer->getParentOfType<GroupOp>(); group && streamColumns(group))
-    return false;
-  DictionaryAttr transfer = transferOf(buffer);
-  auto dims = transfer ? transfer.getAs<DenseI64ArrayAttr>("dims") : nullptr;
-  auto origin = transfer ? transfer.getAs<AffineMapAttr>("origin") : nullptr;
-  if (!dims || !origin)
-    return false;
-  int64_t rowDim = (int64_t)shape.space.size() - 2;
-  bool column = !shape.reduces && rowDim >= 0 && !dims.empty() &&
-                llvm::all_of(dims.asArrayRef(), [&](int64_t d) { return d == rowDim; });
-  if (column)
-    return false;
-  if (origin.getValue().getNumDims() > 3 && origin.getValue().isFunctionOfDim(3))
-    return false;
-  bool several = shape.loops;
-  for (size_t j : shape.workingInstances()) {
-    int64_t tiles = 1;
-    for (int64_t d = 0; d < (int64_t)shape.space.size(); ++d) {
-      int64_t along = shape.tilesAlong(d, j);
-      tiles *= along;
-      if (along > 1 && llvm::is_contained(dims.asArrayRef(), d))
-        return false;
-    }
-    several |= tiles > 1;
-  }
-  return several;
-}
-
 struct OrderTransfersPass : ktflow::ktsched::impl::OrderTransfersBase<OrderTransfersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -156,9 +52,14 @@ struct OrderTransfersPass : ktflow::ktsched::impl::OrderTransfersBase<OrderTrans
   }
 
   LogicalResult decideGroup(GroupOp group, Builder &b) {
-    FailureOr<GroupShape> shape = shapeOf(group);
-    if (failed(shape))
-      return failure();
+    PipelineOp outer = outerPipeline(group);
+    if (!outer)
+      return group.emitError("group has no pipeline");
+    SmallVector<int64_t> tile = decisionInts(outer, "tile");
+    if (tile.size() != group.getSpace().size() ||
+        !dyn_cast_or_null<DictionaryAttr>(decisionValue(outer, "split")))
+      return outer->emitError("pipeline lacks the tile or split decision (run ktsched-split "
+                              "and ktsched-select-tiles first)");
     bool twoLevels = hasTwoLevels(group);
     SmallVector<BufferOp> loads = dmaLoadBuffers(group);
     for (BufferOp buffer : loads) {
@@ -169,8 +70,7 @@ struct OrderTransfersPass : ktflow::ktsched::impl::OrderTransfersBase<OrderTrans
           return buffer.emitError("hoisted loads are not supported with two scratchpad levels");
         continue;
       }
-      buffer->setAttr("hoist", decide(b.getBoolAttr(shouldHoist(buffer, *shape, twoLevels)),
-                                      kHeuristic));
+      buffer->setAttr("hoist", decide(b.getBoolAttr(heuristicHoist(buffer, tile)), kHeuristic));
     }
 
     // The lead: the depth of the buffers that rotate per tile, less one.
