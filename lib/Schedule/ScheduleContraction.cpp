@@ -459,7 +459,8 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
                 "each dividing the tile";
     best = {replayed[0], replayed[1], replayed[2]};
   }
-  auto [bm, bn, bk] = *best;
+  // Plain variables, not structured bindings: the lambdas below capture them.
+  const int64_t bm = (*best)[0], bn = (*best)[1], bk = (*best)[2];
   // A plan's units and paths must be the ones the description offers
   // (rebinding is not supported).
   for (auto [key, value] :
@@ -679,7 +680,8 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
            << (carry.empty() ? "; K cannot be split: the accumulator block is neither one "
                                "access nor carried by the vector unit"
                              : std::string());
-  auto [tm, tn, tk] = *step;
+  // Plain variables: a lambda below captures them.
+  const int64_t tm = (*step)[0], tn = (*step)[1], tk = (*step)[2];
   int64_t buffers = buffersFor(tm, tn, tk);
   if (auto replayed = dyn_cast_or_null<IntegerAttr>(decisionValue(op, "buffers"))) {
     if (replayed.getInt() != 1 && replayed.getInt() != buffers)
