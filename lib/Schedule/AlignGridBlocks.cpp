@@ -636,11 +636,9 @@ struct AlignGridBlocksPass : ktflow::ktsched::impl::AlignGridBlocksBase<AlignGri
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto model = getArchModel(module, arch);
-    if (!model)
-      return signalPassFailure();
-    std::optional<Placement> placement = findPlacement(*model, module.getLoc());
-    if (!placement)
+    std::shared_ptr<const arch::ArchModel> model;
+    std::optional<Placement> placement;
+    if (failed(loadTarget(module, arch, model, placement)))
       return signalPassFailure();
     Bytes granule = memoryGranule(*model, placement->global);
     if (granule.count() <= 1)

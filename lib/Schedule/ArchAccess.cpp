@@ -165,3 +165,13 @@ const arch::AccessRule *ktflow::ktsched::globalAccessRule(mlir::Operation *stage
     return nullptr;
   return model.node(*unit).accessTo(globals.front());
 }
+
+mlir::LogicalResult ktflow::ktsched::loadTarget(mlir::ModuleOp module, llvm::StringRef option,
+                                                std::shared_ptr<const arch::ArchModel> &model,
+                                                std::optional<Placement> &placement) {
+  model = getArchModel(module, option);
+  if (!model)
+    return mlir::failure();
+  placement = findPlacement(*model, module.getLoc());
+  return mlir::success(placement.has_value());
+}

@@ -249,11 +249,9 @@ struct ExpandPathsPass : ktflow::ktsched::impl::ExpandPathsBase<ExpandPathsPass>
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto model = getArchModel(module, arch);
-    if (!model)
-      return signalPassFailure();
-    std::optional<Placement> placement = findPlacement(*model, module.getLoc());
-    if (!placement)
+    std::shared_ptr<const arch::ArchModel> model;
+    std::optional<Placement> placement;
+    if (failed(loadTarget(module, arch, model, placement)))
       return signalPassFailure();
     for (KernelOp kernel : module.getOps<KernelOp>())
       for (GroupOp group : kernel.getOps<GroupOp>())

@@ -474,11 +474,9 @@ struct MergeGridTilesPass : ktflow::ktsched::impl::MergeGridTilesBase<MergeGridT
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto model = getArchModel(module, arch);
-    if (!model)
-      return signalPassFailure();
-    std::optional<Placement> placement = findPlacement(*model, module.getLoc());
-    if (!placement)
+    std::shared_ptr<const arch::ArchModel> model;
+    std::optional<Placement> placement;
+    if (failed(loadTarget(module, arch, model, placement)))
       return signalPassFailure();
     std::unique_ptr<llvm::MemoryBuffer> planBuffer;
     if (!plan.empty()) {

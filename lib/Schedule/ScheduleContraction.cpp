@@ -808,11 +808,9 @@ struct ScheduleContractionPass
     module.walk([&](ContractionOp) { any = true; });
     if (!any)
       return;
-    auto model = getArchModel(module, arch);
-    if (!model)
-      return signalPassFailure();
-    std::optional<Placement> placement = findPlacement(*model, module.getLoc());
-    if (!placement)
+    std::shared_ptr<const arch::ArchModel> model;
+    std::optional<Placement> placement;
+    if (failed(loadTarget(module, arch, model, placement)))
       return signalPassFailure();
     for (KernelOp kernel : module.getOps<KernelOp>())
       for (ContractionOp op : kernel.getOps<ContractionOp>())

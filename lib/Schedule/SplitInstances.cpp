@@ -45,11 +45,9 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto model = getArchModel(module, arch);
-    if (!model)
-      return signalPassFailure();
-    std::optional<Placement> placement = findPlacement(*model, module.getLoc());
-    if (!placement)
+    std::shared_ptr<const arch::ArchModel> model;
+    std::optional<Placement> placement;
+    if (failed(loadTarget(module, arch, model, placement)))
       return signalPassFailure();
     Builder b(module.getContext());
     for (KernelOp kernel : module.getOps<KernelOp>())

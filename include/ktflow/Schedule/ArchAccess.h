@@ -27,6 +27,13 @@ struct Placement {
 /// Finds the global memory, the scratchpad and the cores, or emits at `loc`.
 std::optional<Placement> findPlacement(const arch::ArchModel &model, mlir::Location loc);
 
+/// A pass's target: the model for `module` (getArchModel) and its
+/// placement (findPlacement, located at the module), or failure after
+/// either emitted its error.
+mlir::LogicalResult loadTarget(mlir::ModuleOp module, llvm::StringRef option,
+                               std::shared_ptr<const arch::ArchModel> &model,
+                               std::optional<Placement> &placement);
+
 /// How the DMA reaches the scratchpad from global memory: one mover, or
 /// two through a staging memory between them (deep's L2), the same
 /// movers on the way back.
