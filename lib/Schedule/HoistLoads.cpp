@@ -26,8 +26,10 @@ StageOp producerStage(BufferOp buffer) {
 DictionaryAttr transferOf(BufferOp buffer) {
   StageOp stage = producerStage(buffer);
   auto transfers = stage ? stage->getAttrOfType<ArrayAttr>("transfers") : nullptr;
+  if (!transfers)
+    return {};
   unsigned index = cast<OpResult>(buffer->getOperand(0)).getResultNumber();
-  if (!transfers || index >= transfers.size())
+  if (index >= transfers.size())
     return {};
   return dyn_cast<DictionaryAttr>(transfers[index]);
 }
@@ -66,9 +68,12 @@ std::optional<GroupShape> shapeOf(GroupOp group, ArrayRef<int64_t> tile) {
   if (shape.tile.size() != shape.space.size() || !split ||
       llvm::any_of(shape.tile, [](int64_t e) { return e < 1; }))
     return std::nullopt;
-  shape.splitDim = split.getAs<IntegerAttr>("dim").getInt();
-  shape.shares.assign(split.getAs<DenseI64ArrayAttr>("shares").asArrayRef().begin(),
-                      split.getAs<DenseI64ArrayAttr>("shares").asArrayRef().end());
+  auto dim = split.getAs<IntegerAttr>("dim");
+  auto shares = split.getAs<DenseI64ArrayAttr>("shares");
+  if (!dim || !shares || dim.getInt() < 0 || dim.getInt() >= (int64_t)shape.space.size())
+    return std::nullopt;
+  shape.splitDim = dim.getInt();
+  shape.shares.assign(shares.asArrayRef().begin(), shares.asArrayRef().end());
   if (shape.shares.empty())
     shape.shares.push_back(shape.space[shape.splitDim]);
   shape.reduces = !group.getReduceDims().empty();
