@@ -97,6 +97,8 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
                            dc::Address local, bool isLoad, InstanceTable *perCore) {
   if (isDistributed(t))
     return copyPieces(dma, t, tile, local, isLoad, perCore);
+  if (isGathered(t))
+    return gatherRows(dma, t, tile, local, perCore);
   dc::Address global = dc::ProgramBuilder::symbolAddress(
       symbol, gridBytes + toBytes(Elements(tileElementOffset(t, tile)), t.esize));
   if (column)

@@ -108,6 +108,9 @@ struct Transfer {
 /// Whether `t` is through a distributed view (its tensor has `partitions`):
 /// each tile is copied piece by piece (DistributedCopy.cpp).
 inline bool isDistributed(const Transfer &t) { return t.tensor.getPartitions().has_value(); }
+/// Whether `t` is through a gathered tensor (its tensor has
+/// `gather_index`): each tile's rows are gathered (GatheredLoad.cpp).
+inline bool isGathered(const Transfer &t) { return t.tensor.getGatherIndex().has_value(); }
 
 /// The part of a tile of a distributed view that one partition holds: its
 /// start relative to the tile's first coordinate and its extent, per
@@ -373,6 +376,15 @@ private:
   /// them (tiles that a loop over periods may roll); none otherwise.
   std::optional<SmallVector<int64_t>> pieceSteps(const Transfer &t, const Tile &a,
                                                  const Tile &b) const;
+  /// Tile `tile` of grid tile `linear`'s first coordinate per dimension of
+  /// t's tensor, from its lower corner (elements).
+  SmallVector<int64_t> tileCoordinates(const Transfer &t, int64_t linear,
+                                       const Tile &tile) const;
+  /// copyTile for a load through a gathered tensor: one DMA gather of the
+  /// tile's rows through its run of the index tensor (GatheredLoad.cpp),
+  /// per core from `perCore`, or on `servedCore` alone.
+  void gatherRows(ktunit::ProgramBuilder &dma, const Transfer &t, const Tile &tile,
+                  dc::Address local, InstanceTable *perCore);
   /// Whether any transfer of the group is through a distributed view.
   bool hasDistributed() const {
     return llvm::any_of(llvm::concat<const Transfer>(loads, stores),

@@ -155,7 +155,8 @@ TensorOp flatTensor(KernelOp kernel, TensorOp tensor) {
   return TensorOp::create(b, tensor.getLoc(), name, tensor.getArg(), tensor.getOffset(),
                           tensor.getElementType(), b.getDenseI64ArrayAttr({extent}),
                           b.getDenseI64ArrayAttr({1}), b.getDenseI64ArrayAttr({0}),
-                          DenseI64ArrayAttr(), ArrayAttr());
+                          DenseI64ArrayAttr(), ArrayAttr(), FlatSymbolRefAttr(),
+                          IntegerAttr());
 }
 
 /// Iterations of the group's loop on every grid tile, if they are equal.
@@ -191,7 +192,7 @@ LogicalResult flattenGroup(KernelOp kernel, GroupOp group) {
     return success();
   // A distributed view's tensor is its partitions' pieces, which a flat
   // view of the first partition would not address.
-  if (touchesDistributed(group))
+  if (touchesDistributed(group) || touchesGathered(group))
     return success();
   StageOp compute = computeStage(group);
   std::optional<int64_t> lanes = compute ? decisionInt(compute, "vector") : std::nullopt;

@@ -74,6 +74,13 @@ private:
   /// store through one of a load through a direct tile (a scatter): a
   /// ktsched.gather instead of a group.
   LogicalResult buildGather(StringRef name, ktdp::StoreOp store, ktdp::LoadOp load);
+  /// The indirect tile's corner per subscript (the outermost: the position
+  /// in the index tensor), affine in the grid coordinates.
+  FailureOr<SmallVector<AffineExpr>> indirectCorner(ktdp::ConstructIndirectAccessTileOp tile);
+  /// A gathered tensor for an indirect tile whose loads feed compute: the
+  /// table's rows in index order (KTSchedOps.td, `gather_index`).
+  LogicalResult buildGatheredTensor(KernelOp kernel, ktdp::ConstructIndirectAccessTileOp tile,
+                                    unsigned number);
   /// `{tensor, origin, shape}` of a direct tile outside loops, in its
   /// memory's coordinates (shape: its set's box).
   FailureOr<DictionaryAttr> wholeTileTransfer(ktdp::ConstructAccessTileOp tile);
@@ -87,7 +94,7 @@ private:
 
   func::FuncOp func;
   OpBuilder builder;
-  DenseMap<Operation *, StringAttr> tensorOf; // view -> tensor symbol
+  DenseMap<Operation *, StringAttr> tensorOf; // view (or gathering tile) -> tensor symbol
   // Per group being built:
   GroupOp group;
   Value loopIv;
@@ -151,7 +158,8 @@ LogicalResult KernelBuilder::buildTensors(KernelOp kernel) {
     auto tensor = TensorOp::create(builder, 
         view.getLoc(), name, arg.getArgNumber(), offset, view.getElementType(),
         valid, view.getStaticStrides(), box.lower,
-        valid == sizes ? DenseI64ArrayAttr() : builder.getDenseI64ArrayAttr(sizes), ArrayAttr());
+        valid == sizes ? DenseI64ArrayAttr() : builder.getDenseI64ArrayAttr(sizes), ArrayAttr(),
+        FlatSymbolRefAttr(), IntegerAttr());
     tensorOf[view] = tensor.getSymNameAttr();
     return WalkResult::advance();
   });
@@ -193,11 +201,81 @@ LogicalResult KernelBuilder::buildTensors(KernelOp kernel) {
     auto tensor = TensorOp::create(
         builder, view.getLoc(), "dist" + std::to_string(distributed++), first.getArg(),
         first.getOffset(), first.getElementType(), shape, first.getStrides(), lower,
-        DenseI64ArrayAttr(), builder.getArrayAttr(parts));
+        DenseI64ArrayAttr(), builder.getArrayAttr(parts), FlatSymbolRefAttr(), IntegerAttr());
     tensorOf[view] = tensor.getSymNameAttr();
     return WalkResult::advance();
   });
+  if (result.wasInterrupted())
+    return failure();
+  // Rows gathered for compute ops (a gather stored directly is a
+  // ktsched.gather of its own).
+  unsigned gathered = 0;
+  result = func.walk([&](ktdp::ConstructIndirectAccessTileOp tile) {
+    bool feedsCompute = llvm::any_of(tile->getUsers(), [](Operation *user) {
+      auto load = dyn_cast<ktdp::LoadOp>(user);
+      if (!load)
+        return false;
+      Value loaded = load->getResult(0);
+      return !(loaded.hasOneUse() && isa<ktdp::StoreOp>(*loaded.getUsers().begin()));
+    });
+    if (feedsCompute && failed(buildGatheredTensor(kernel, tile, gathered++)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
   return failure(result.wasInterrupted());
+}
+
+FailureOr<SmallVector<AffineExpr>>
+KernelBuilder::indirectCorner(ktdp::ConstructIndirectAccessTileOp tile) {
+  // Subscript d is map_d(variables; captured values); the input check made
+  // each run along its own variable, so the block's corner is every map at
+  // the variable space's lower corner, the captured values traced to the
+  // grid coordinates.
+  SmallVector<AffineExpr> captured;
+  for (Value value : tile.getCaptured()) {
+    FailureOr<AffineExpr> e = traceAffineIndex(value, Value());
+    if (failed(e))
+      return tile.emitError("subscript not affine in the grid coordinates");
+    captured.push_back(*e);
+  }
+  ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getVariablesSpaceSet());
+  MLIRContext *ctx = func.getContext();
+  SmallVector<AffineExpr> corner;
+  for (int64_t lower : box.lower)
+    corner.push_back(getAffineConstantExpr(lower, ctx));
+  SmallVector<AffineExpr> at;
+  for (unsigned d = 0; d < tile.getNumSubscripts(); ++d) {
+    AffineMap map = tile.getSubscriptMap(d).replaceDimsAndSymbols(corner, captured,
+                                                                  kOriginDims, 0);
+    at.push_back(simplifyAffineExpr(map.getResult(0), kOriginDims, 0));
+  }
+  return at;
+}
+
+LogicalResult KernelBuilder::buildGatheredTensor(KernelOp kernel,
+                                                 ktdp::ConstructIndirectAccessTileOp tile,
+                                                 unsigned number) {
+  Operation *view = tile.getBase().getDefiningOp();
+  Operation *indexView = tile.getIndexViewForDim(0).getDefiningOp();
+  if (!view || !indexView || !tensorOf.count(view) || !tensorOf.count(indexView))
+    return tile.emitError("a gathered table and its index tensor must be memory views");
+  auto table = cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensorOf[view]));
+  auto index = cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensorOf[indexView]));
+  if (table.getLowerCorner().front() != 0)
+    return tile.emitError("'ktdp.construct_indirect_access_tile' not supported: the gathered "
+                          "table's rows must start at coordinate 0 (the indices are row "
+                          "numbers)");
+  // Positions along the index tensor, the table's inner dimensions.
+  SmallVector<int64_t> shape(table.getShape()), lower(table.getLowerCorner());
+  shape[0] = index.getShape().front();
+  lower[0] = index.getLowerCorner().front();
+  auto tensor = TensorOp::create(
+      builder, tile.getLoc(), "gathered" + std::to_string(number), table.getArg(),
+      table.getOffset(), table.getElementType(), shape, table.getStrides(), lower,
+      DenseI64ArrayAttr(), ArrayAttr(), FlatSymbolRefAttr::get(index.getSymNameAttr()),
+      builder.getI64IntegerAttr(table.getShape().front()));
+  tensorOf[tile] = tensor.getSymNameAttr();
+  return success();
 }
 
 FailureOr<AffineMap> KernelBuilder::tileOrigin(ktdp::ConstructAccessTileOp tile, Value iv) {
@@ -292,6 +370,23 @@ FailureOr<Value> KernelBuilder::bodyValue(Value value, const Dims &dims) {
     auto scalar = ScalarArgOp::create(b, value.getLoc(), ChannelType::get(b.getContext()),
                                         (uint64_t)arg.getArgNumber(), arg.getType());
     result = addInput(scalar, arg.getType());
+  } else if (auto load = dyn_cast_or_null<ktdp::LoadOp>(def);
+             load && load.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>()) {
+    // Gathered rows (the input check: outside loops, the outermost
+    // subscript indirect): the gathered tensor at the tile's corner.
+    auto tile = load.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
+    FailureOr<SmallVector<AffineExpr>> corner = indirectCorner(tile);
+    if (failed(corner))
+      return failure();
+    if (!tensorOf.count(tile))
+      return tile.emitError("gathered rows without their gathered tensor");
+    OpBuilder b(compute);
+    auto type = load.getType();
+    auto channel = LoadOp::create(
+        b, load.getLoc(), ChannelType::get(b.getContext()), FlatSymbolRefAttr::get(tensorOf[tile]),
+        AffineMapAttr::get(AffineMap::get(kOriginDims, 0, *corner, b.getContext())),
+        b.getDenseI64ArrayAttr(type.getShape()), b.getDenseI64ArrayAttr(dims));
+    result = addInput(channel, type.getElementType());
   } else if (auto load = dyn_cast_or_null<ktdp::LoadOp>(def)) {
     auto tile = load.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
     auto view = tile.getBase().getDefiningOp();
@@ -712,27 +807,12 @@ LogicalResult KernelBuilder::buildGather(StringRef name, ktdp::StoreOp store,
   Value indirectTile = scatter ? store.getTile() : load.getTile();
   Value directTile = scatter ? load.getTile() : store.getTile();
   auto tile = indirectTile.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
-  // Subscript d is map_d(variables; captured values); the input check made
-  // each run along its own variable, so the block's corner is every map at
-  // the variable space's lower corner, the captured values traced to the
-  // grid coordinates.
-  SmallVector<AffineExpr> captured;
-  for (Value value : tile.getCaptured()) {
-    FailureOr<AffineExpr> e = traceAffineIndex(value, Value());
-    if (failed(e))
-      return tile.emitError("subscript not affine in the grid coordinates");
-    captured.push_back(*e);
-  }
+  FailureOr<SmallVector<AffineExpr>> corner = indirectCorner(tile);
+  if (failed(corner))
+    return failure();
   ktdp::BoundingBox box = ktdp::computeBoundingBox(tile.getVariablesSpaceSet());
   MLIRContext *ctx = func.getContext();
-  SmallVector<AffineExpr> corner;
-  for (int64_t lower : box.lower)
-    corner.push_back(getAffineConstantExpr(lower, ctx));
-  auto at = [&](unsigned d) {
-    AffineMap map = tile.getSubscriptMap(d).replaceDimsAndSymbols(corner, captured,
-                                                                  kOriginDims, 0);
-    return simplifyAffineExpr(map.getResult(0), kOriginDims, 0);
-  };
+  auto at = [&](unsigned d) { return (*corner)[d]; };
   // The table's block: along the indirect dimension its origin is 0 (the
   // indices are coordinates), along the others the direct corner.
   SmallVector<AffineExpr> srcOrigin = {getAffineConstantExpr(0, ctx)};
@@ -829,8 +909,11 @@ static linalg::ReduceOp reductionOf(Value stored) {
 LogicalResult KernelBuilder::checkNoLoadAfterStore() {
   auto kernel = cast<KernelOp>(builder.getInsertionBlock()->getParentOp());
   auto argOf = [&](Value tileValue) -> std::optional<int64_t> {
-    auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-    Operation *view = tile ? tile.getBase().getDefiningOp() : nullptr;
+    Operation *view = nullptr;
+    if (auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>())
+      view = tile.getBase().getDefiningOp();
+    else if (auto gathered = tileValue.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
+      view = gathered.getBase().getDefiningOp();
     if (!view || !tensorOf.count(view))
       return std::nullopt;
     return cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensorOf[view])).getArg();

@@ -125,6 +125,9 @@ bool ktflow::ktsched::needsDenseRows(BufferOp buffer, ArrayRef<int64_t> tile,
   if (!group)
     return false;
   int64_t rank = group.getSpace().size();
+  // Gathered rows are wherever their indices say: never one run.
+  if (TensorOp tensor = tensorOf(buffer); tensor && tensor.getGatherIndex())
+    return false;
   // A row reduction (the group folds the vector dimension), or a column
   // reduction whose fold, reading each row's vectors in memory order into
   // one accumulator each, fits the registers.

@@ -130,11 +130,29 @@ Elements ktflow::ktsched::tensorDataEnd(TensorOp tensor) {
   // tensors say where their data ends.
   if (tensor.getPartitions())
     return Elements(0);
-  ArrayRef<int64_t> sizes = tensor.getViewSizes().value_or(tensor.getShape());
+  SmallVector<int64_t> sizes(tensor.getViewSizes().value_or(tensor.getShape()));
+  // A gathered tensor's rows are the table's: its data ends with the
+  // table's last row, whichever positions the indices have.
+  if (std::optional<int64_t> bound = tensor.getGatherBound(); bound && !sizes.empty())
+    sizes[0] = *bound;
   int64_t last = tensor.getOffset();
   for (auto [size, stride] : llvm::zip(sizes, tensor.getStrides()))
     last += (size - 1) * stride;
   return Elements(last + 1);
+}
+
+bool ktflow::ktsched::touchesGathered(Operation *root) {
+  auto kernel = isa<KernelOp>(root) ? cast<KernelOp>(root) : root->getParentOfType<KernelOp>();
+  if (!kernel)
+    return false;
+  bool found = false;
+  root->walk([&](Operation *op) {
+    op->getAttrDictionary().walk([&](FlatSymbolRefAttr ref) {
+      if (auto tensor = kernel.lookupSymbol<TensorOp>(ref.getValue()))
+        found |= tensor.getGatherIndex().has_value();
+    });
+  });
+  return found;
 }
 
 PipelineOp ktflow::ktsched::outerPipeline(GroupOp group) {

@@ -423,9 +423,20 @@ static LogicalResult checkIndirectTile(ktdp::ConstructIndirectAccessTileOp tile)
     Value loaded = load->getResult(0);
     auto store = loaded.hasOneUse() ? dyn_cast<ktdp::StoreOp>(*loaded.getUsers().begin())
                                     : ktdp::StoreOp();
-    if (!store || store.getValue() != loaded)
-      return fail("a gathered load must be stored directly, and only there (gathered rows "
-                  "feeding compute ops are missing)");
+    if (!store || store.getValue() != loaded) {
+      // Gathered rows feeding compute: a compute group whose DMA gathers
+      // the tile's rows (GatheredLoad.cpp), one table row per position.
+      if (rank != 2)
+        return fail("gathered rows feeding compute are lowered from 2-D tables only (rows of "
+                    "a higher-rank table are missing)");
+      for (Operation *consumer : loaded.getUsers())
+        if (isa<ktdp::StoreOp, linalg::MatmulOp, linalg::BatchMatmulOp, linalg::TransposeOp>(
+                consumer))
+          return fail("gathered rows feed element-wise and reduction ops only (stored both "
+                      "directly and computed on, or fed to a matmul or a transpose, is "
+                      "missing)");
+      continue;
+    }
     auto storeTile = store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
     auto storePerm = storeTile ? storeTile.getOrderPermutation() : std::nullopt;
     if (!storePerm || !llvm::equal(*storePerm, llvm::seq<unsigned>(0, storePerm->size())))

@@ -93,13 +93,25 @@ def KTSched_TensorOp : KTSched_Op<"tensor", [Symbol,
     `offset` and `strides` are the first partition's and address nothing
     on their own: each transfer through it is one copy per partition piece
     a tile touches (ktsched-resolve-partitions, lib/Lower/DistributedCopy.cpp).
+
+    A gathered tensor (`gather_index`) is the rows of a table that an index
+    tensor names, in index order: coordinate (p, c) is the table's element
+    (index[p], c). `arg`, `offset`, `strides` and the inner dimensions are
+    the table's; the outermost dimension runs over the index tensor's
+    positions (its `shape` and `lower_corner` are the index view's), and
+    `gather_bound` is the table's row count, which every index must be
+    below. Its rows are not where `strides` would put them: a transfer
+    through it is a DMA gather (lib/Lower/GatheredLoad.cpp), and the passes
+    that read rows as consecutive bytes leave it alone.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$arg, I64Attr:$offset,
                        TypeAttr:$element_type, DenseI64ArrayAttr:$shape,
                        DenseI64ArrayAttr:$strides,
                        DenseI64ArrayAttr:$lower_corner,
                        OptionalAttr<DenseI64ArrayAttr>:$view_sizes,
-                       OptionalAttr<FlatSymbolRefArrayAttr>:$partitions);
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$partitions,
+                       OptionalAttr<FlatSymbolRefAttr>:$gather_index,
+                       OptionalAttr<I64Attr>:$gather_bound);
   let assemblyFormat = "$sym_name attr-dict";
 }
 

@@ -44,6 +44,10 @@ Elements tensorDataEnd(TensorOp tensor);
 llvm::SmallVector<TensorOp> partitionTensors(TensorOp tensor);
 /// Whether any op under `root` names a distributed view's tensor.
 bool touchesDistributed(mlir::Operation *root);
+/// Whether any op under `root` names a gathered tensor (`gather_index`:
+/// rows a DMA gather reads through an index tensor, not consecutive in
+/// memory), which the passes that lay rows out as bytes leave alone.
+bool touchesGathered(mlir::Operation *root);
 /// Every buffer op of a group, outer pipelines first.
 llvm::SmallVector<BufferOp> groupBuffers(GroupOp group);
 

@@ -64,3 +64,9 @@
 // SOFTMAX: arith.subf
 // LAYERNORM: tensor.extract
 // LAYERNORM: tensor.splat
+// Gathered rows feeding element-wise compute (an embedding row scaled and
+// added to a direct load) pass; their negative twin is
+// @gather_stored_and_computed in unsupported.mlir.
+// RUN: ktflow-opt %S/../../Run/Inputs/gather_rows_scale_add_32x256_f16.mlir -ktsched-check-input | FileCheck %s --check-prefix=GATHERED
+// GATHERED: ktdp.construct_indirect_access_tile
+// GATHERED: linalg.mul

@@ -1,0 +1,42 @@
+// Gathered rows feeding compute: out[r, :] = table[ids[r], :] * 2 + x[r, :],
+// a 64 x 256 f16 table, 32 i32 indices, 2 grid tiles of 16 rows.
+#lex = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @gather_scale(%table: index, %ids: index, %x: index, %out: index) attributes {grid = [2]} {
+    %c0 = arith.constant 0 : index
+    %crows = arith.constant 16 : index
+    %t = ktdp.get_compute_tile_id : index
+    %base = arith.muli %t, %crows : index
+    %tab_mem = ktdp.construct_memory_view %table, sizes: [64, 256], strides: [256, 1] {
+        coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 255 >= 0)>, memory_space = #ktdp.memory_space<global>
+    } : memref<64x256xf16>
+    %ids_mem = ktdp.construct_memory_view %ids, sizes: [32], strides: [1] {
+        coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>, memory_space = #ktdp.memory_space<global>
+    } : memref<32xi32>
+    %x_mem = ktdp.construct_memory_view %x, sizes: [32, 256], strides: [256, 1] {
+        coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 255 >= 0)>, memory_space = #ktdp.memory_space<global>
+    } : memref<32x256xf16>
+    %out_mem = ktdp.construct_memory_view %out, sizes: [32, 256], strides: [256, 1] {
+        coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 255 >= 0)>, memory_space = #ktdp.memory_space<global>
+    } : memref<32x256xf16>
+    %g_at = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j)
+        %tab_mem[ind(%ids_mem[%base + %i]), (%j)] {
+          variables_space_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 255 >= 0)>, variables_space_order = #lex
+        } : memref<64x256xf16>, memref<32xi32> -> !ktdp.access_tile<16x256xindex>
+    %x_at = ktdp.construct_access_tile %x_mem[%base, %c0] {
+        access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 255 >= 0)>, access_tile_order = #lex
+    } : memref<32x256xf16> -> !ktdp.access_tile<16x256xindex>
+    %o_at = ktdp.construct_access_tile %out_mem[%base, %c0] {
+        access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 255 >= 0)>, access_tile_order = #lex
+    } : memref<32x256xf16> -> !ktdp.access_tile<16x256xindex>
+    %rows = ktdp.load %g_at : !ktdp.access_tile<16x256xindex> -> tensor<16x256xf16>
+    %xs = ktdp.load %x_at : !ktdp.access_tile<16x256xindex> -> tensor<16x256xf16>
+    %two = arith.constant dense<2.0> : tensor<16x256xf16>
+    %e = tensor.empty() : tensor<16x256xf16>
+    %s = linalg.mul ins(%rows, %two : tensor<16x256xf16>, tensor<16x256xf16>) outs(%e : tensor<16x256xf16>) -> tensor<16x256xf16>
+    %e2 = tensor.empty() : tensor<16x256xf16>
+    %y = linalg.add ins(%s, %xs : tensor<16x256xf16>, tensor<16x256xf16>) outs(%e2 : tensor<16x256xf16>) -> tensor<16x256xf16>
+    ktdp.store %y, %o_at : tensor<16x256xf16>, !ktdp.access_tile<16x256xindex>
+    return
+  }
+}

@@ -1,0 +1,14 @@
+// Rows loaded through an indirect access tile and fed to compute become a
+// gathered tensor: the table's argument, offset and strides, its outermost
+// dimension over the index tensor's positions (gather_index, the table's
+// rows as gather_bound), read by the compute group's load at the tile's
+// corner along the indices.
+// RUN: ktflow-opt %S/../../Run/Inputs/gather_rows_scale_add_32x256_f16.mlir %to_groups | FileCheck %s
+// CHECK: ktsched.tensor @gathered0 {arg = 0 : i64, element_type = f16, gather_bound = 64 : i64, gather_index = @arg1, lower_corner = array<i64: 0, 0>, offset = 0 : i64, shape = array<i64: 32, 256>, strides = array<i64: 256, 1>}
+// CHECK: ktsched.group
+// CHECK: ktsched.load @gathered0
+// Negative twin: a gather stored directly (example 16) stays a
+// ktsched.gather of its own, with no gathered tensor.
+// RUN: ktflow-opt %examples/ktir/16_indirect_row_gather.mlir %to_groups | FileCheck %s --check-prefix=STORED
+// STORED-NOT: gather_index
+// STORED: ktsched.gather
