@@ -98,7 +98,7 @@ void GroupLowering::copyTile(ktunit::ProgramBuilder &dma, const Transfer &t, uin
   if (isDistributed(t))
     return copyPieces(dma, t, tile, local, isLoad, perCore);
   if (isGathered(t))
-    return gatherRows(dma, t, tile, local, perCore);
+    return gatherRows(dma, t, tile, local, isLoad, perCore);
   dc::Address global = dc::ProgramBuilder::symbolAddress(
       symbol, gridBytes + toBytes(Elements(tileElementOffset(t, tile)), t.esize));
   if (column)

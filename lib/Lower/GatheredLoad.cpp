@@ -1,9 +1,13 @@
-//===- GatheredLoad.cpp - a tile's rows gathered through an index tensor ---===//
+//===- GatheredLoad.cpp - a tile's rows gathered or scattered by index -----===//
 //
 // Strategy. A load of a compute group through a gathered tensor (a table's
 // rows in the order an index tensor names them, KTSchedOps.td) fills its
 // slot like any load, so the load unit, the compute and the stores never
-// see the difference: only the DMA's copy changes. The tile's rows are
+// see the difference: only the DMA's copy changes. A store through one
+// (computed rows scattered) is the same the other way round: the DMA's
+// `scatter` writes row k of the slot to table row index[k], the runs in
+// order, so of two rows of one tile scattered to one table row the later
+// stays (ktir.md 5.7); grid tiles writing one row race, as in KTIR. The tile's rows are
 // positions p0 .. p0 + R - 1 of the index tensor; the DMA's `gather` reads
 // those R indices straight from global memory, then row index[k] of the
 // table's columns into row k of the slot. The addresses are linear in the
@@ -47,10 +51,10 @@ SmallVector<int64_t> GroupLowering::tileCoordinates(const Transfer &t, int64_t l
 }
 
 void GroupLowering::gatherRows(ktunit::ProgramBuilder &dma, const Transfer &t, const Tile &tile,
-                               dc::Address local, InstanceTable *perCore) {
+                               dc::Address local, bool isLoad, InstanceTable *perCore) {
   auto problem = [&](const std::string &why) {
     if (!dmaProblem)
-      dmaProblem = {t.tensor.getOperation(), "gathered rows " + why};
+      dmaProblem = {t.tensor.getOperation(), (isLoad ? "gathered rows " : "scattered rows ") + why};
   };
   if (t.denseRows || t.overFetch || partLater)
     return problem("read as dense rows, over-fetched or streamed");
@@ -82,7 +86,7 @@ void GroupLowering::gatherRows(ktunit::ProgramBuilder &dma, const Transfer &t, c
   indexTransfer.tensor = indexTensor;
   indexTransfer.arg = indexTensor.getArg();
   indexTransfer.esize = indexSize;
-  dc::Address table = dc::ProgramBuilder::symbolAddress(symbolOf(t, false), Bytes(0));
+  dc::Address table = dc::ProgramBuilder::symbolAddress(symbolOf(t, !isLoad), Bytes(0));
   dc::Address index = dc::ProgramBuilder::symbolAddress(symbolOf(indexTransfer, false), Bytes(0));
   for (auto [address, values] : {std::pair(&table, &tableStarts), std::pair(&index, &indexStarts)}) {
     if (perCore)
@@ -130,6 +134,10 @@ void GroupLowering::gatherRows(ktunit::ProgramBuilder &dma, const Transfer &t, c
                 " of a table row, which is not aligned to the DMA's " +
                 std::to_string(rule->alignment.count()) + " bytes");
   }
-  dma.gather(local, table, run, {{rows, rowStride, Bytes(pitch[0])}}, index, *indexType,
-             *t.tensor.getGatherBound());
+  if (isLoad)
+    dma.gather(local, table, run, {{rows, rowStride, Bytes(pitch[0])}}, index, *indexType,
+               *t.tensor.getGatherBound());
+  else
+    dma.scatter(table, local, run, {{rows, Bytes(pitch[0]), rowStride}}, index, *indexType,
+                *t.tensor.getGatherBound());
 }

@@ -380,11 +380,12 @@ private:
   /// t's tensor, from its lower corner (elements).
   SmallVector<int64_t> tileCoordinates(const Transfer &t, int64_t linear,
                                        const Tile &tile) const;
-  /// copyTile for a load through a gathered tensor: one DMA gather of the
-  /// tile's rows through its run of the index tensor (GatheredLoad.cpp),
-  /// per core from `perCore`, or on `servedCore` alone.
+  /// copyTile through a gathered tensor: one DMA gather (a load) or
+  /// scatter (a store) of the tile's rows through its run of the index
+  /// tensor (GatheredLoad.cpp), per core from `perCore`, or on
+  /// `servedCore` alone.
   void gatherRows(ktunit::ProgramBuilder &dma, const Transfer &t, const Tile &tile,
-                  dc::Address local, InstanceTable *perCore);
+                  dc::Address local, bool isLoad, InstanceTable *perCore);
   /// Whether any transfer of the group is through a distributed view.
   bool hasDistributed() const {
     return llvm::any_of(llvm::concat<const Transfer>(loads, stores),

@@ -207,11 +207,15 @@ LogicalResult KernelBuilder::buildTensors(KernelOp kernel) {
   });
   if (result.wasInterrupted())
     return failure();
-  // Rows gathered for compute ops (a gather stored directly is a
-  // ktsched.gather of its own).
+  // Rows gathered for compute ops, or computed rows scattered (a gather
+  // stored directly, or a loaded block scattered, is a ktsched.gather of
+  // its own).
   unsigned gathered = 0;
   result = func.walk([&](ktdp::ConstructIndirectAccessTileOp tile) {
     bool feedsCompute = llvm::any_of(tile->getUsers(), [](Operation *user) {
+      // A store of computed rows through it (a scatter of results).
+      if (auto store = dyn_cast<ktdp::StoreOp>(user))
+        return !store.getValue().getDefiningOp<ktdp::LoadOp>();
       auto load = dyn_cast<ktdp::LoadOp>(user);
       if (!load)
         return false;
@@ -572,13 +576,27 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   YieldOp::create(yb, loc, results);
   OpBuilder sb(body, body->end());
   for (auto [i, store] : llvm::enumerate(stores)) {
-    auto tile = store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
-    auto view = tile.getBase().getDefiningOp();
-    FailureOr<AffineMap> origin = tileOrigin(tile, loop ? loopIv : Value());
+    FlatSymbolRefAttr tensor;
+    FailureOr<AffineMap> origin = failure();
+    if (auto scattered = store.getTile().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>()) {
+      // Computed rows scattered: the gathered tensor at the tile's corner
+      // along the indices (the input check: outside loops).
+      FailureOr<SmallVector<AffineExpr>> corner = indirectCorner(scattered);
+      if (failed(corner))
+        return failure();
+      if (!tensorOf.count(scattered))
+        return scattered.emitError("scattered rows without their gathered tensor");
+      tensor = FlatSymbolRefAttr::get(tensorOf[scattered]);
+      origin = AffineMap::get(kOriginDims, 0, *corner, func.getContext());
+    } else {
+      auto tile = store.getTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+      tensor = FlatSymbolRefAttr::get(tensorOf[tile.getBase().getDefiningOp()]);
+      origin = tileOrigin(tile, loop ? loopIv : Value());
+    }
     if (failed(origin))
       return failure();
     Dims dims = storeDims(store);
-    StoreOp::create(sb, store.getLoc(), full.getResult(i), FlatSymbolRefAttr::get(tensorOf[view]),
+    StoreOp::create(sb, store.getLoc(), full.getResult(i), tensor,
                        AffineMapAttr::get(*origin),
                     sb.getDenseI64ArrayAttr(store.getValue().getType().getShape()),
                     sb.getDenseI64ArrayAttr(dims));

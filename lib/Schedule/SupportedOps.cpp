@@ -411,10 +411,18 @@ static LogicalResult checkIndirectTile(ktdp::ConstructIndirectAccessTileOp tile)
   for (Operation *user : tile->getUsers()) {
     if (auto store = dyn_cast<ktdp::StoreOp>(user)) {
       auto loaded = store.getValue().getDefiningOp<ktdp::LoadOp>();
-      if (!loaded || !store.getValue().hasOneUse() || !identityTile(loaded.getTile()))
+      if (!loaded) {
+        // Computed rows scattered: a compute group whose DMA scatters the
+        // tile's result rows through the index tensor (GatheredLoad.cpp).
+        if (rank != 2)
+          return fail("computed rows are scattered into 2-D tables only (rows of a "
+                      "higher-rank table are missing)");
+        continue;
+      }
+      if (!store.getValue().hasOneUse() || !identityTile(loaded.getTile()))
         return fail("a scattered value must be loaded through an identity-ordered "
-                    "ktdp.construct_access_tile and stored only there (scattering computed "
-                    "rows is missing)");
+                    "ktdp.construct_access_tile and stored only there (a loaded value "
+                    "scattered and also used otherwise is missing)");
       continue;
     }
     auto load = dyn_cast<ktdp::LoadOp>(user);

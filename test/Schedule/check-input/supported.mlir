@@ -70,3 +70,8 @@
 // RUN: ktflow-opt %S/../../Run/Inputs/gather_rows_scale_add_32x256_f16.mlir -ktsched-check-input | FileCheck %s --check-prefix=GATHERED
 // GATHERED: ktdp.construct_indirect_access_tile
 // GATHERED: linalg.mul
+// Computed rows scattered through an indirect tile pass; the negative twin
+// is @scatter_loaded_and_computed in unsupported.mlir.
+// RUN: ktflow-opt %S/../../Run/Inputs/scatter_rows_scaled_32x256_f16.mlir -ktsched-check-input | FileCheck %s --check-prefix=SCATTERED
+// SCATTERED: linalg.add
+// SCATTERED: ktdp.store

@@ -7,6 +7,11 @@
 // CHECK: ktsched.tensor @gathered0 {arg = 0 : i64, element_type = f16, gather_bound = 64 : i64, gather_index = @arg1, lower_corner = array<i64: 0, 0>, offset = 0 : i64, shape = array<i64: 32, 256>, strides = array<i64: 256, 1>}
 // CHECK: ktsched.group
 // CHECK: ktsched.load @gathered0
+// Computed rows stored through an indirect tile: the group's store names
+// the gathered tensor of the table it scatters into.
+// RUN: ktflow-opt %S/../../Run/Inputs/scatter_rows_scaled_32x256_f16.mlir %to_groups | FileCheck %s --check-prefix=SCATTER
+// SCATTER: ktsched.tensor @gathered0 {arg = 2 : i64, element_type = f16, gather_bound = 64 : i64, gather_index = @arg1
+// SCATTER: ktsched.store %{{.*}} to @gathered0
 // Negative twin: a gather stored directly (example 16) stays a
 // ktsched.gather of its own, with no gathered tensor.
 // RUN: ktflow-opt %examples/ktir/16_indirect_row_gather.mlir %to_groups | FileCheck %s --check-prefix=STORED
