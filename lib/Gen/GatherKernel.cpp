@@ -42,9 +42,12 @@ std::string gen::indirectRowsKernel(const IndirectRowsSpec &spec) {
   };
   std::string s;
   llvm::raw_string_ostream os(s);
-  StringRef kind = scatter ? "scatter" : "gather";
+  bool accumulate = scatter && spec.op == "accumulate";
+  StringRef kind = accumulate ? "scatter-add" : scatter ? "scatter" : "gather";
   std::string what;
-  if (spec.op.empty())
+  if (accumulate)
+    what = "table[ids[r], :] += x[r, :]";
+  else if (spec.op.empty())
     what = scatter ? "table[ids[r], :] = x[r, :]" : "out[r, :] = table[ids[r], :]";
   else
     what = llvm::formatv(scatter ? "table[ids[r], :] = x[r, :] {0} x[r, :]"
@@ -64,8 +67,9 @@ std::string gen::indirectRowsKernel(const IndirectRowsSpec &spec) {
   os << "module {\n";
   // The dense block's argument: the gather's output, the scatter's input.
   StringRef block = scatter ? "x" : "out";
-  std::string name = t == n ? llvm::formatv("{0}_{1}x{2}_{3}", kind, n, d, type).str()
-                            : llvm::formatv("{0}_{1}_of_{2}x{3}_{4}", kind, n, t, d, type).str();
+  std::string symbol = accumulate ? "scatter_add" : kind.str();
+  std::string name = t == n ? llvm::formatv("{0}_{1}x{2}_{3}", symbol, n, d, type).str()
+                            : llvm::formatv("{0}_{1}_of_{2}x{3}_{4}", symbol, n, t, d, type).str();
   if (scatter)
     os << llvm::formatv("  func.func @{0}(%x: index, %ids: index, %table: index) attributes "
                         "{{grid = [{1}]} {{\n",
@@ -108,8 +112,17 @@ std::string gen::indirectRowsKernel(const IndirectRowsSpec &spec) {
                       "tensor<{0}x{1}x{2}>\n",
                       rows, d, type, from);
   StringRef stored = "%rows";
-  if (!spec.op.empty()) {
-    bool isInt = type.starts_with("i");
+  bool isInt = type.starts_with("i");
+  if (accumulate) {
+    // The table's rows the indices name, read through the same tile,
+    // plus the block's.
+    os << llvm::formatv("    %old = ktdp.load %g_at : !ktdp.access_tile<{0}x{1}xindex> -> "
+                        "tensor<{0}x{1}x{2}>\n",
+                        rows, d, type);
+    os << llvm::formatv("    %moved = {0} %old, %rows : tensor<{1}x{2}x{3}>\n",
+                        isInt ? "arith.addi" : "arith.addf", rows, d, type);
+    stored = "%moved";
+  } else if (!spec.op.empty()) {
     std::string op = (spec.op == "add" ? "arith.add" : "arith.mul") + std::string(isInt ? "i" : "f");
     os << llvm::formatv("    %moved = {0} %rows, %rows : tensor<{1}x{2}x{3}>\n", op, rows, d,
                         type);
@@ -130,6 +143,10 @@ std::string gen::scatterKernel(int64_t n, int64_t d, llvm::StringRef type, int64
   return indirectRowsKernel({n, n, d, type.str(), tiles, /*scatter=*/true, "", ""});
 }
 
+std::string gen::scatterAddKernel(int64_t n, int64_t d, llvm::StringRef type, int64_t tiles) {
+  return indirectRowsKernel({n, n, d, type.str(), tiles, /*scatter=*/true, "accumulate", ""});
+}
+
 gen::IndirectRowsSpec gen::randomIndirectRows(uint64_t seed, int64_t maxTiles) {
   std::mt19937_64 rng(seed * 0x2545f4914f6cdd1dull + 0x1b873593ull);
   auto pick = [&](int64_t lo, int64_t hi) { // inclusive
@@ -146,7 +163,8 @@ gen::IndirectRowsSpec gen::randomIndirectRows(uint64_t seed, int64_t maxTiles) {
   spec.cols = pick(0, 1) ? 64 * pick(1, 8) : pick(1, 300);
   spec.tableRows = spec.scatter ? spec.rows + pick(0, 16) : pick(1, 2 * spec.rows + 16);
   int64_t op = pick(0, 5);
-  spec.op = op == 0 ? "add" : op == 1 ? "mul" : "";
+  // A scatter's third op adds its rows into the table's (a scatter-add).
+  spec.op = op == 0 ? "add" : op == 1 ? "mul" : op == 2 && spec.scatter ? "accumulate" : "";
   spec.origin = "ktflow fuzz --gathers --seed " + std::to_string(seed) + ": " +
                 describeIndirectRows(spec);
   return spec;

@@ -301,6 +301,22 @@ struct ClassifyGridTilesPass
           group.emitError("group lacks a pipeline with a split decision (run ktsched-split)");
           return signalPassFailure();
         }
+        // A replayed plan may cut a scatter-add's grid tile: every row
+        // must be read before any is written (updatesGatheredRows).
+        if (updatesGatheredRows(group)) {
+          auto split = dyn_cast<DictionaryAttr>(decisionValue(pipeline, "split"));
+          auto shares = split ? split.getAs<DenseI64ArrayAttr>("shares") : nullptr;
+          auto tile = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(pipeline, "tile"));
+          bool oneInstance =
+              shares && llvm::count_if(shares.asArrayRef(), [](int64_t v) { return v > 0; }) <= 1;
+          if (!oneInstance || !tile || tile.asArrayRef() != group.getSpace()) {
+            group.emitError("group @")
+                << group.getSymName() << " updates a table in place through its indices (a "
+                << "scatter-add): its grid tile must be one tile on one sub-core instance, so "
+                << "that every row is read before any is written";
+            return signalPassFailure();
+          }
+        }
         FailureOr<SmallVector<GridClass>> classes = classify(group, kernel, model.get());
         if (failed(classes))
           return signalPassFailure();

@@ -155,6 +155,33 @@ bool ktflow::ktsched::touchesGathered(Operation *root) {
   return found;
 }
 
+bool ktflow::ktsched::updatesGatheredRows(GroupOp group) {
+  auto kernel = group->getParentOfType<KernelOp>();
+  if (!kernel)
+    return false;
+  llvm::SmallDenseSet<int64_t, 4> gatheredFrom, scatteredInto;
+  auto note = [&](Attribute tensorRef, bool isStore) {
+    auto ref = llvm::dyn_cast_or_null<FlatSymbolRefAttr>(tensorRef);
+    auto tensor = ref ? kernel.lookupSymbol<TensorOp>(ref.getValue()) : TensorOp();
+    if (tensor && tensor.getGatherIndex())
+      (isStore ? scatteredInto : gatheredFrom).insert(tensor.getArg());
+  };
+  // Before the initial pipeline the body's loads and stores name the
+  // tensors; after it, the transfers of the load and store stages do.
+  group.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      note(load.getTensorAttr(), false);
+    else if (auto store = dyn_cast<StoreOp>(op))
+      note(store.getTensorAttr(), true);
+    else if (auto stage = dyn_cast<StageOp>(op))
+      if (auto transfers = stage->getAttrOfType<ArrayAttr>("transfers"))
+        for (Attribute transfer : transfers)
+          if (auto dict = dyn_cast<DictionaryAttr>(transfer))
+            note(dict.get("tensor"), stage.getRole().contains("store"));
+  });
+  return llvm::any_of(scatteredInto, [&](int64_t arg) { return gatheredFrom.contains(arg); });
+}
+
 PipelineOp ktflow::ktsched::outerPipeline(GroupOp group) {
   for (Operation &op : group.getBody().front())
     if (auto pipeline = dyn_cast<PipelineOp>(op))

@@ -24,6 +24,8 @@
 // A group of phases whose rows do not fit one at a time is streamed: the
 // tile is one row, `residency = streamed` and `stream_columns` the largest
 // part of the row one buffer slot holds (each phase reads the row again).
+// A table updated in place through its indices (a scatter-add) takes its
+// whole share as the tile, in one slot per buffer where two do not fit.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -209,7 +211,34 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   }
   return ok;
   };
-  FailureOr<bool> ok = search(resultGranule);
+  // A table updated in place through its indices (a scatter-add) reads
+  // every row of a grid tile before it writes any: its share (the whole
+  // grid tile, on one instance) is one tile, in one slot per buffer where
+  // two do not fit (ScheduleUtils.h, updatesGatheredRows).
+  if (updatesGatheredRows(group)) {
+    FailureOr<bool> whole = fits(share);
+    if (succeeded(whole) && !*whole) {
+      Builder b(group.getContext());
+      for (BufferOp buffer : groupBuffers(group))
+        buffer->setAttr("depth", decide(b.getI64IntegerAttr(1), kHeuristic));
+      whole = fits(share);
+    }
+    if (failed(whole))
+      return failure();
+    if (!*whole) {
+      std::string shape;
+      llvm::raw_string_ostream os(shape);
+      llvm::interleave(share, os, "x");
+      return group.emitError("group @")
+             << group.getSymName() << " updates a table in place through its indices (a "
+             << "scatter-add): every row of a grid tile is read before any is written, so its "
+             << "grid tile of " << shape << " must be one tile, which does not fit the "
+             << "scratchpad budget even in one slot per buffer (grid tiles of fewer rows are "
+             << "needed)";
+    }
+    tile = share;
+  }
+  FailureOr<bool> ok = updatesGatheredRows(group) ? FailureOr<bool>(true) : search(resultGranule);
   if (succeeded(ok) && !*ok && resultGranule > 1) {
     // No tile with whole granules of results fits at this depth: single
     // buffering (no overlap of transfers and compute, but every result
@@ -284,6 +313,7 @@ static LogicalResult selectTile(GroupOp group, const ArchModel &model) {
   // across both); shrink the outermost dimension to the fewest rows whose
   // bytes need that long on the routes' slowest link.
   if (rank > 0 && !llvm::is_contained(group.getReduceDims(), int64_t(0)) &&
+      !updatesGatheredRows(group) &&
       llvm::equal(ArrayRef<int64_t>(tile).drop_front(), ArrayRef<int64_t>(share).drop_front()))
     if (std::optional<int64_t> rows = rowsCoveringLatency(group, compute, model, tile)) {
       int64_t needed = std::max(*rows, rowsAmortisingInvariants(group, model, tile, share[0]));

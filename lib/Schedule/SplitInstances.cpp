@@ -17,8 +17,10 @@
 // reductions' results and stores whole rows: no granule unit). A column
 // reduction whose rows are dense (RowLayout.h) is not split along its
 // columns; an element-wise group whose stores pack their rows splits
-// whole rows in units that start on a granule (packedRowUnit). The decision is `split` on the outer pipeline: {dim, instances,
-// shares}.
+// whole rows in units that start on a granule (packedRowUnit). A table
+// updated in place through its indices (a scatter-add) is not split: one
+// instance reads all of a grid tile's rows before it writes any. The
+// decision is `split` on the outer pipeline: {dim, instances, shares}.
 //
 //===----------------------------------------------------------------------===//
 #include "ktflow/Schedule/ArchAccess.h"
@@ -76,7 +78,10 @@ struct SplitInstancesPass : ktflow::ktsched::impl::SplitInstancesBase<SplitInsta
           return (space[d] + unitSizes[d] - 1) / unitSizes[d];
         };
         int64_t dim = -1;
-        for (int64_t d = 0; d < rank; ++d)
+        // A table updated in place through its indices runs on one
+        // instance (updatesGatheredRows: every row read before any written).
+        bool updatesInPlace = updatesGatheredRows(group);
+        for (int64_t d = 0; d < rank && !updatesInPlace; ++d)
           if (!llvm::is_contained(group.getReduceDims(), d) && unitsAlong(d) > 1) {
             dim = d;
             break;

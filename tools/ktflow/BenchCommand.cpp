@@ -136,11 +136,14 @@ struct BenchCase {
   /// With `gather`: the scatter of rows x cols into a table as large
   /// instead (gen/GatherKernel.h), its indices a permutation.
   bool scatter = false;
+  /// With `scatter`: the rows added into the table rows they go to (a
+  /// scatter-add).
+  bool accumulate = false;
   std::string kindName() const {
     if (transpose)
       return "transpose";
     if (gather)
-      return scatter ? "scatter" : "gather";
+      return accumulate ? "scatter-add" : scatter ? "scatter" : "gather";
     return matmul ? gen::matmulKindName(epilogue).str() : gen::benchKindName(kind).str();
   }
   std::string shape() const {
@@ -290,17 +293,28 @@ static std::vector<BenchCase> suite(int64_t minBytes, int64_t maxBytes, int64_t 
   // Gathers of rows of 1024 elements (embedding rows) through an i32 index
   // vector, as many rows as the table has (the size is the table's bytes),
   // then scatters of as many rows into a table (a KV-cache write) through a
-  // permutation: the rows in reverse order, so no two rows race for one.
-  for (bool scatter : {false, true})
+  // permutation: the rows in reverse order, so no two rows race for one;
+  // then scatter-adds through the same permutation (each table row read,
+  // added to and written back through one indirect tile). A scatter-add's
+  // grid tile is one tile (every row read before any is written), so its
+  // grids are of 8-row tiles, as a frontend's blocks of rows are, and run
+  // in rounds where there are more tiles than cores.
+  for (int indirectKind : {0, 1, 2})
     for (gen::ElemType type : {gen::ElemType::F16, gen::ElemType::F32})
       for (int64_t rows : {64, 256, 1024, 4096}) {
         int64_t bytes = rows * 1024 * gen::elemSize(type).bytes.count();
         if (bytes < minBytes || bytes > maxBytes)
           continue;
-        for (int64_t grid : {1, 8, 32})
-          if (grid <= cores && !gen::gatherProblem(rows, 1024, grid)) {
+        std::vector<int64_t> grids = {1, 8, 32};
+        // Up to 1024 rows: 512 tiles on sample's 2 cores would be more
+        // rounds than one DMA program's table holds.
+        if (indirectKind == 2)
+          grids = rows <= 1024 ? std::vector<int64_t>{rows / 8} : std::vector<int64_t>{};
+        for (int64_t grid : grids)
+          if ((grid <= cores || indirectKind == 2) && !gen::gatherProblem(rows, 1024, grid)) {
             BenchCase indirect{gen::BenchKind::Add, type, rows, 1024, grid, 0, false, true};
-            indirect.scatter = scatter;
+            indirect.scatter = indirectKind > 0;
+            indirect.accumulate = indirectKind == 2;
             cases.push_back(indirect);
           }
       }
@@ -426,6 +440,9 @@ static BenchRow runCase(mlir::MLIRContext &context, const arch::ArchModel &model
                      : benchCase.transpose
                          ? gen::transposeKernel(benchCase.rows, benchCase.cols,
                                                 gen::elemTypeName(benchCase.type), benchCase.grid)
+                     : benchCase.gather && benchCase.accumulate
+                         ? gen::scatterAddKernel(benchCase.rows, benchCase.cols,
+                                                 gen::elemTypeName(benchCase.type), benchCase.grid)
                      : benchCase.gather && benchCase.scatter
                          ? gen::scatterKernel(benchCase.rows, benchCase.cols,
                                               gen::elemTypeName(benchCase.type), benchCase.grid)

@@ -67,7 +67,8 @@ static cl::opt<std::string>
                        "layernorm, rmsnorm, rope, swiglu, fill, matmul, matmul-bias-gelu, "
                        "matmul-silu-mul (--shape MxNxK), transpose, "
                        "gather (--shape NxD: N rows of D from an N x D table), scatter (--shape "
-                       "NxD: N rows of D into an N x D table)"),
+                       "NxD: N rows of D into an N x D table), scatter-add (--shape NxD: N rows "
+                       "of D added into the N x D table's rows)"),
               cl::value_desc("KIND"), cl::cat(ktflow::tool::inputCategory()), cl::sub(genCmd));
 static cl::opt<std::string> genShape("shape", cl::desc("Benchmark tensor shape ROWSxCOLS"),
                                      cl::value_desc("RxC"), cl::init("64x256"),
@@ -241,7 +242,7 @@ static int runGen() {
     if (std::optional<std::string> problem = matmulProblem(mm))
       return fail("--kernel " + genKernel + ": " + *problem);
     return writeMatmul(mm);
-  } else if (genKernel == "gather" || genKernel == "scatter") {
+  } else if (genKernel == "gather" || genKernel == "scatter" || genKernel == "scatter-add") {
     // Example 16's form and its inverse (GatherKernel.h): --shape NxD, f16
     // or f32.
     if (genDtype != "f16" && genDtype != "f32")
@@ -252,8 +253,9 @@ static int runGen() {
       return fail("--kernel " + genKernel + " takes --shape NxD, got '" + genShape + "'");
     if (std::optional<std::string> problem = gatherProblem(n, d, genGrid))
       return fail("--kernel " + genKernel + ": " + *problem);
-    std::string text = genKernel == "gather" ? gatherKernel(n, d, genDtype, genGrid)
-                                             : scatterKernel(n, d, genDtype, genGrid);
+    std::string text = genKernel == "gather"    ? gatherKernel(n, d, genDtype, genGrid)
+                       : genKernel == "scatter" ? scatterKernel(n, d, genDtype, genGrid)
+                                                : scatterAddKernel(n, d, genDtype, genGrid);
     return writeKernel(text);
   } else if (genKernel == "transpose") {
     // Example 14's form (TransposeKernel.h): --shape MxN, f16 or f32.

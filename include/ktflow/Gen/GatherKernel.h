@@ -33,7 +33,8 @@ struct IndirectRowsSpec {
   int64_t tiles = 1;
   bool scatter = false;
   /// The element-wise op applied to the moved rows: "" (none), "add" or
-  /// "mul" (the rows with themselves).
+  /// "mul" (the rows with themselves); for a scatter also "accumulate":
+  /// the rows added to the table rows they go to (a scatter-add).
   std::string op;
   /// Where the kernel came from, for its header comment.
   std::string origin;
@@ -55,6 +56,11 @@ std::string gatherKernel(int64_t n, int64_t d, llvm::StringRef type, int64_t til
 /// :] = x[r, :] (grid tile t loads rows [t * N / G, (t + 1) * N / G) of x
 /// and stores them through the indirect tile); gatherProblem's limits.
 std::string scatterKernel(int64_t n, int64_t d, llvm::StringRef type, int64_t tiles);
+
+/// `ktflow gen --kernel scatter-add`: table[ids[r], :] += x[r, :], the
+/// table's rows gathered and scattered through one indirect tile (an
+/// indexed add: MoE combine, embedding gradients); gatherProblem's limits.
+std::string scatterAddKernel(int64_t n, int64_t d, llvm::StringRef type, int64_t tiles);
 
 /// A random spec for `ktflow fuzz --gathers` (deterministic in `seed`): at
 /// most `maxTiles` grid tiles, shapes that are and are not whole vectors

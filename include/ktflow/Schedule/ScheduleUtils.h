@@ -48,6 +48,13 @@ bool touchesDistributed(mlir::Operation *root);
 /// rows a DMA gather reads through an index tensor, not consecutive in
 /// memory), which the passes that lay rows out as bytes leave alone.
 bool touchesGathered(mlir::Operation *root);
+/// Whether `group` reads table rows through a gathered tensor and writes
+/// rows of the same kernel argument through one (a scatter-add: the table
+/// updated in place through its indices). Its grid tile is one tile on one
+/// sub-core instance: a tile's load reads every row before its store
+/// writes any (ktir.md 2.4), so with an index repeated within a grid tile
+/// a later tile's gather must not read what an earlier one scattered.
+bool updatesGatheredRows(GroupOp group);
 /// Every buffer op of a group, outer pipelines first.
 llvm::SmallVector<BufferOp> groupBuffers(GroupOp group);
 
