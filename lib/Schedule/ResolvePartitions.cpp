@@ -90,17 +90,7 @@ SmallVector<TensorOp> ktflow::ktsched::partitionTensors(TensorOp tensor) {
 }
 
 bool ktflow::ktsched::touchesDistributed(Operation *root) {
-  auto kernel = root->getParentOfType<KernelOp>();
-  if (!kernel)
-    return false;
-  bool found = false;
-  root->walk([&](Operation *op) {
-    op->getAttrDictionary().walk([&](FlatSymbolRefAttr ref) {
-      if (auto tensor = kernel.lookupSymbol<TensorOp>(ref.getValue()))
-        found |= tensor.getPartitions().has_value();
-    });
-  });
-  return found;
+  return namesTensor(root, [](TensorOp tensor) { return tensor.getPartitions().has_value(); });
 }
 
 namespace {

@@ -141,7 +141,7 @@ Elements ktflow::ktsched::tensorDataEnd(TensorOp tensor) {
   return Elements(last + 1);
 }
 
-bool ktflow::ktsched::touchesGathered(Operation *root) {
+bool ktflow::ktsched::namesTensor(Operation *root, llvm::function_ref<bool(TensorOp)> which) {
   auto kernel = isa<KernelOp>(root) ? cast<KernelOp>(root) : root->getParentOfType<KernelOp>();
   if (!kernel)
     return false;
@@ -149,10 +149,14 @@ bool ktflow::ktsched::touchesGathered(Operation *root) {
   root->walk([&](Operation *op) {
     op->getAttrDictionary().walk([&](FlatSymbolRefAttr ref) {
       if (auto tensor = kernel.lookupSymbol<TensorOp>(ref.getValue()))
-        found |= tensor.getGatherIndex().has_value();
+        found |= which(tensor);
     });
   });
   return found;
+}
+
+bool ktflow::ktsched::touchesGathered(Operation *root) {
+  return namesTensor(root, [](TensorOp tensor) { return tensor.getGatherIndex().has_value(); });
 }
 
 bool ktflow::ktsched::updatesGatheredRows(GroupOp group) {

@@ -42,6 +42,9 @@ Elements tensorDataEnd(TensorOp tensor);
 /// The partitions' tensors of a distributed view's tensor (none for a
 /// plain one), in operand order (ResolvePartitions.cpp).
 llvm::SmallVector<TensorOp> partitionTensors(TensorOp tensor);
+/// Whether any op under `root` (or its attributes) names a tensor of the
+/// kernel for which `which` holds.
+bool namesTensor(mlir::Operation *root, llvm::function_ref<bool(TensorOp)> which);
 /// Whether any op under `root` names a distributed view's tensor.
 bool touchesDistributed(mlir::Operation *root);
 /// Whether any op under `root` names a gathered tensor (`gather_index`:
