@@ -34,12 +34,14 @@
 // The DMA moves a step's rows (one copy per operand, at least the issue
 // cost, at the narrowest of its links, the device's links and global
 // memory's port shared by the round's cores) ahead of the compute where the
-// rows have two or more slots (`buffers`), so only the first step's load
-// is paid; with one slot every step waits for its rows. The stores of
-// the panels' results overlap the next panel but the last. Grid tiles
-// beyond the cores run in rounds; the shared memory's roofline bound is a
-// floor. The vector unit's contraction (`compute = vector`) is priced at
-// its roofline.
+// rows have two or more slots (`buffers`), but its program stores a
+// panel's results before it fills the next panel's first step (unless the
+// panels lie in one row or column and hand over ahead) and the next
+// round's, so each of those waits for the store and its rows; with one
+// slot every step waits for its rows. The stores of the panels' results
+// overlap the next panel but the last. Grid tiles beyond the cores run in
+// rounds; the shared memory's roofline bound is a floor. The vector unit's
+// contraction (`compute = vector`) is priced at its roofline.
 //
 //===----------------------------------------------------------------------===//
 #include "PredictContraction.h"
@@ -361,9 +363,22 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   perTile += epilogue * panels;
   if (buffers < 2)
     perTile += (panels - 1) * store;
+  else if (!crossPanels)
+    // The DMA's program fills a panel's steps, then waits for the panel's
+    // results and stores them (MatrixRound.cpp): only then does it fill
+    // the next panel's first step, so the slots hide the later steps' rows
+    // but not a panel's first, which waits for the store and its own load
+    // after the previous panel's epilogue.
+    perTile += (panels - 1) * (store + first);
   p.steps = rounds * panels * ksteps;
   p.fill = (buffers < 2 ? 0 : first) + store;
-  p.steady = std::max(rounds * perTile, p.bound);
+  double cycles = rounds * perTile;
+  // The next round's grid tile follows in the same DMA program, after the
+  // last panel's store: its first step waits for the store and its rows as
+  // a panel's does, even where the panels of a tile hand over ahead.
+  if (buffers >= 2)
+    cycles += (rounds - 1) * (store + first);
+  p.steady = std::max(cycles, p.bound);
   if (p.steady > p.bound)
     p.limiting = "contraction phases";
   p.cycles = p.steady + p.fill;
