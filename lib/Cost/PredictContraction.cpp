@@ -15,7 +15,8 @@
 //  * the relayout: the load unit streams the step's A and B rows to the
 //    vector unit, which cuts each bm x bk (bk x bn) block out of its rows
 //    (a slice per row, a concat per row after the first) and sends it to
-//    the store unit: the slowest of the three;
+//    the store unit: the slowest of the three, the vector unit waiting for
+//    the rows of each unit that do not fit the FIFO from the load unit;
 //  * the products: per group of `reuse` accumulator blocks along N, their
 //    starts (init or carried value) and per K block one A block and the
 //    group's B blocks pushed by the load unit, one mma per B block on the
@@ -201,6 +202,23 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
                           over(*vec, *st, es * bm * bk)) +
                bBlocks * ((bk * issues(vinfo, inType, bn) + (bk - 1) * issues(vinfo, inType, bk * bn)) * copy +
                           over(*vec, *st, es * bk * bn));
+  // The vector unit cuts a unit's blocks only once it holds all the
+  // unit's rows (bm of A's, bk of B's: a slice of each per block), but the
+  // FIFO from the load unit holds only its depth of them, so the load unit
+  // is blocked until the vector unit takes those and pushes the rest while
+  // the vector unit waits: the first after the route's latency, one stick
+  // per push after it (spyre: 8 rows, a FIFO of 4, 7-8 cycles per unit of
+  // 8 blocks cut in 128).
+  double fifoSticks = 0;
+  if (const arch::Link *toVec = linkBetween(model, *ld, *vec); toVec && toVec->fifoDepth)
+    fifoSticks = double(*toVec->fifoDepth) * double(toVec->granule.count()) / msg;
+  auto unitStall = [&](double rows) {
+    if (fifoSticks <= 0 || rows <= fifoSticks)
+      return 0.0;
+    return latency(*spad, *ld) + latency(*ld, *vec) + (rows - fifoSticks) * push(*vec, msg);
+  };
+  cut += double(rowsPerInstance / bm) * ceilDiv(tk * es, msg) * unitStall(double(bm)) +
+         double(tk / bk) * ceilDiv(tn * es, msg) / bShare * unitStall(double(bk));
   double stRelayout = aBlocks * over(*st, *spad, es * bm * bk) + bBlocks * over(*st, *spad, es * bk * bn);
   double relayout = std::max({ldRelayout, cut, stRelayout}) + latency(*spad, *ld) +
                     latency(*ld, *vec) + latency(*vec, *st) + latency(*st, *spad);
