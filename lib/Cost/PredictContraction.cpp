@@ -7,8 +7,9 @@
 // slowest sets the pace. With the blocks in two slots (`block_buffers`)
 // a step's relayout but a panel's first runs inside the previous step's
 // products, a unit per group of accumulator blocks, the group taking the
-// slowest of the load unit, the matrix unit and the vector unit's cuts;
-// where the panels lie in one row or column, a panel's first step is relaid
+// slowest of the load unit, the matrix unit and the vector unit's cut of
+// its own unit (A's or B's, after the unit's rows came in); where the
+// panels lie in one row or column, a panel's first step is relaid
 // in the previous panel's last.
 // Per K step of each M x N panel of the `step` decision:
 //
@@ -198,10 +199,10 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
          bBlocks = double(tk / bk) * double(tn / bn) / bShare;
   double ldRelayout =
       ceilDiv((rowsPerInstance * tk + tk * tn / bShare) * es, msg) * push(*vec, msg);
-  double cut = aBlocks * ((bm * issues(vinfo, inType, bk) + (bm - 1) * issues(vinfo, inType, bm * bk)) * copy +
-                          over(*vec, *st, es * bm * bk)) +
-               bBlocks * ((bk * issues(vinfo, inType, bn) + (bk - 1) * issues(vinfo, inType, bk * bn)) * copy +
-                          over(*vec, *st, es * bk * bn));
+  double cutA = aBlocks * ((bm * issues(vinfo, inType, bk) + (bm - 1) * issues(vinfo, inType, bm * bk)) * copy +
+                           over(*vec, *st, es * bm * bk));
+  double cutB = bBlocks * ((bk * issues(vinfo, inType, bn) + (bk - 1) * issues(vinfo, inType, bk * bn)) * copy +
+                           over(*vec, *st, es * bk * bn));
   // The vector unit cuts a unit's blocks only once it holds all the
   // unit's rows (bm of A's, bk of B's: a slice of each per block), but the
   // FIFO from the load unit holds only its depth of them, so the load unit
@@ -217,8 +218,13 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
       return 0.0;
     return latency(*spad, *ld) + latency(*ld, *vec) + (rows - fifoSticks) * push(*vec, msg);
   };
-  cut += double(rowsPerInstance / bm) * ceilDiv(tk * es, msg) * unitStall(double(bm)) +
-         double(tk / bk) * ceilDiv(tn * es, msg) / bShare * unitStall(double(bk));
+  // A relay unit is one access column of a block row: A's bm rows of it,
+  // B's bk rows (a 1 / split share of B's units per instance).
+  double aUnits = double(rowsPerInstance / bm) * ceilDiv(tk * es, msg),
+         bUnits = double(tk / bk) * ceilDiv(tn * es, msg) / bShare;
+  cutA += aUnits * unitStall(double(bm));
+  cutB += bUnits * unitStall(double(bk));
+  double cut = cutA + cutB;
   double stRelayout = aBlocks * over(*st, *spad, es * bm * bk) + bBlocks * over(*st, *spad, es * bk * bn);
   double relayout = std::max({ldRelayout, cut, stRelayout}) + latency(*spad, *ld) +
                     latency(*ld, *vec) + latency(*vec, *st) + latency(*st, *spad);
@@ -271,7 +277,7 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
     bool toVector = last ? path == "fifo" : carry == "vector";
     mxuGroup += reuse * (toVector ? over(*mxu, *vec, accBlock) : over(*mxu, *st, accBlock));
     // The group's round trip: where its blocks start and where they go.
-    double trip = 0;
+    double trip = 0, ldBlocks = ldGroup;
     if (first) {
       if (init == "vector")
         trip += reuse * over(*vec, *mxu, accBlock) + latency(*vec, *mxu);
@@ -286,6 +292,8 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
       ldGroup += reuse * push(*mxu, accBlock);
       trip += latency(*spad, *ld) + latency(*ld, *mxu);
     }
+    // The load unit's pushes of the group's starts, ahead of its K blocks.
+    double ldStarts = ldGroup - ldBlocks;
     if (toVector) {
       trip += latency(*mxu, *vec);
       trip += reuse * (last ? perBlockEpilogue : accSticks * (copy + over(*vec, *st, msg)));
@@ -293,11 +301,26 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
       trip += latency(*mxu, *st) + latency(*st, *spad);
     }
     double phase = blocks / reuse * (std::max(ldGroup, mxuGroup) + trip);
-    if (relaying)
-      phase = relayGroups * (std::max({ldGroup + ldRelayout / relayGroups, mxuGroup,
-                                       cut / relayGroups}) +
-                             trip) +
-              (blocks / reuse - relayGroups) * (std::max(ldGroup, mxuGroup) + trip);
+    if (relaying) {
+      // A group's relay unit is A's or B's, whose cuts differ (B's bk rows
+      // give bk x bn blocks, A's bm rows bm x bk ones), so each kind of
+      // group is paced by its own unit, not by the average. The vector
+      // unit cuts only after the load unit pushed the group's starts and
+      // the unit's rows (it pushes them in that order, before the group's
+      // K blocks), and the group ends only after the cut: the store unit
+      // writes the unit's blocks before the group's results.
+      double units = std::max(1.0, aUnits + bUnits);
+      double rows = ldRelayout / relayGroups;
+      double relayPhase = 0;
+      for (auto [share, cutOfKind] : {std::pair(aUnits / units, cutA), std::pair(bUnits / units, cutB)}) {
+        double groups = relayGroups * share;
+        if (groups <= 0)
+          continue;
+        relayPhase += groups * (std::max({ldGroup + rows, mxuGroup, ldStarts + rows + cutOfKind / groups}) +
+                                trip);
+      }
+      phase = relayPhase + (blocks / reuse - relayGroups) * (std::max(ldGroup, mxuGroup) + trip);
+    }
     // The fifo epilogue joins the rows of each stored access in between.
     if (last && path == "fifo")
       phase += accesses * join;
