@@ -40,8 +40,9 @@
 // panel's results before it fills the next panel's first step (unless the
 // panels lie in one row or column and hand over ahead) and the next
 // round's, so each of those waits for the store and its rows; with one
-// slot every step waits for its rows. The stores of the panels' results
-// overlap the next panel but the last. Grid tiles beyond the cores run in
+// slot the next step's rows come in once the relayout has cut this step's,
+// during the products. The stores of the panels' results overlap the next
+// panel but the last. Grid tiles beyond the cores run in
 // rounds; the shared memory's roofline bound is a floor. The vector unit's
 // contraction (`compute = vector`) is priced at its roofline.
 //
@@ -281,8 +282,10 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
     if (first) {
       if (init == "vector")
         trip += reuse * over(*vec, *mxu, accBlock) + latency(*vec, *mxu);
-      else if (init != "constant")
-        ldGroup += reuse * push(*mxu, accBlock), trip += latency(*spad, *ld) + latency(*ld, *mxu);
+      else if (init != "constant") {
+        ldGroup += reuse * push(*mxu, accBlock);
+        trip += latency(*spad, *ld) + latency(*ld, *mxu);
+      }
     } else if (carry == "vector") {
       ldGroup += reuse * accSticks * push(*vec, msg);
       trip += reuse * ((accSticks - 1) * copy + over(*vec, *mxu, accBlock)) + latency(*vec, *mxu);
@@ -388,13 +391,19 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   // pays one relayout alone.
   bool crossPanels = overlap && panels > 1 && (m / tm == 1 || n / tn == 1);
   auto panelOf = [&](bool relayNext) {
-    double cycles = 0;
+    double cycles = 0, previous = 0;
     for (int64_t s = 0; s < ksteps; ++s) {
       bool last = s + 1 == ksteps;
-      double stepCycles = (overlap && (s > 0 || crossPanels) ? 0.0 : relayout) +
-                          productsOf(s == 0, last, overlap && (!last || relayNext));
+      double products = productsOf(s == 0, last, overlap && (!last || relayNext));
+      double stepCycles = (overlap && (s > 0 || crossPanels) ? 0.0 : relayout) + products;
+      // With one slot for the rows the DMA refills it once the relayout
+      // has cut the rows into blocks, so a step's rows come in during the
+      // previous step's products, which the next relayout (writing the
+      // blocks' one slot) waits for anyway; a panel's first step waits for
+      // the previous panel's store before its rows.
       if (buffers < 2)
-        stepCycles += s == 0 ? first : load;
+        stepCycles += s == 0 ? first : (overlap ? load : std::max(0.0, load - previous));
+      previous = products;
       cycles += stepCycles;
     }
     return cycles;
