@@ -24,8 +24,9 @@
 //    matrix unit, the blocks sent on: the slower of the load unit and the
 //    matrix unit, plus the group's round trip where a unit waits on
 //    another (the vector unit's inits or carries, the results back to it:
-//    the links' latencies and the vector unit's own work per block), since
-//    the next group starts only after;
+//    the links' latencies and the vector unit's own work per block; the
+//    starts from the load unit that do not fit the FIFO to the matrix
+//    unit), since the next group starts only after;
 //  * the epilogue, at a panel's last step: per block its cast (or the
 //    epilogue body's ops), and per stored access the join of its rows from
 //    the blocks (a slice per block, a concat per block after the first, a
@@ -272,6 +273,11 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   double unitsPerRow = ceilDiv(tk * es, msg) + ceilDiv(double(tk / bk) / bShare * ceilDiv(tn * es, msg),
                                                        rowsOfBlocks);
   double relayGroups = rowsOfBlocks * std::min(groupsPerRow, unitsPerRow);
+  double mxuFifoGranules = 0, mxuGranule = 0;
+  if (const arch::Link *toMxu = linkBetween(model, *ld, *mxu); toMxu && toMxu->fifoDepth) {
+    mxuFifoGranules = double(*toMxu->fifoDepth);
+    mxuGranule = double(toMxu->granule.count());
+  }
   auto productsOf = [&](bool first, bool last, bool relaying = false) {
     double ldGroup = kb * (push(*mxu, es * bm * bk) + reuse * push(*mxu, es * bk * bn));
     double mxuGroup = kb * reuse * mma;
@@ -279,12 +285,14 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
     mxuGroup += reuse * (toVector ? over(*mxu, *vec, accBlock) : over(*mxu, *st, accBlock));
     // The group's round trip: where its blocks start and where they go.
     double trip = 0, ldBlocks = ldGroup;
+    bool startsFromLoadUnit = false;
     if (first) {
       if (init == "vector")
         trip += reuse * over(*vec, *mxu, accBlock) + latency(*vec, *mxu);
       else if (init != "constant") {
         ldGroup += reuse * push(*mxu, accBlock);
         trip += latency(*spad, *ld) + latency(*ld, *mxu);
+        startsFromLoadUnit = true;
       }
     } else if (carry == "vector") {
       ldGroup += reuse * accSticks * push(*vec, msg);
@@ -294,9 +302,22 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
       // back through the load unit.
       ldGroup += reuse * push(*mxu, accBlock);
       trip += latency(*spad, *ld) + latency(*ld, *mxu);
+      startsFromLoadUnit = true;
     }
     // The load unit's pushes of the group's starts, ahead of its K blocks.
     double ldStarts = ldGroup - ldBlocks;
+    // Where the starts come through the load unit, the matrix unit takes
+    // all `reuse` of them, then the first A and B blocks, before its first
+    // mma, but the FIFO holds only its depth of them while the matrix unit
+    // still sends the previous group's results: the rest cross after the
+    // matrix unit starts taking them.
+    if (startsFromLoadUnit && mxuFifoGranules > 0) {
+      auto granules = [&](double bytes) { return ceilDiv(bytes, mxuGranule); };
+      double pending = reuse * granules(accBlock) + granules(es * bm * bk) +
+                       granules(es * bk * bn) - mxuFifoGranules;
+      if (pending > 0)
+        trip += pending * push(*mxu, mxuGranule);
+    }
     if (toVector) {
       trip += latency(*mxu, *vec);
       trip += reuse * (last ? perBlockEpilogue : accSticks * (copy + over(*vec, *st, msg)));
