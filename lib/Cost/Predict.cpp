@@ -9,7 +9,9 @@
 //   fill   = in + out latency + min(memory, compute) / steps
 //
 // `memory` and `compute` are the slowest memory-side and compute-side
-// resources of the group's own roofline (Workload.h): in the steady state
+// resources of the group's own roofline (Workload.h), the compute unit's
+// with the `send` the lowering issues per result vector, which the
+// roofline (the body's ops) does not count: in the steady state
 // data movement and compute overlap, and the smaller is paid once more
 // for the first or last step. A slot is refilled only after its data came
 // in, was drained and its results left: its round trip is both routes'
@@ -225,6 +227,42 @@ std::optional<double> phaseIssueCycles(ks::KernelOp kernel, ks::GroupOp group,
   return perRow * rows * gridTilesOf(kernel) * maxTrips(kernel, group);
 }
 
+/// The issue cycles the compute unit spends sending a group's results to
+/// the store unit, over all its instances: the lowering sends each result
+/// vector (a vector step of the stored type, a partial one for a
+/// reduction's results) with a `send` of its own, one issue per beat of
+/// the unit's outgoing link, which the roofline's compute (the body's ops)
+/// does not count. std::nullopt where it cannot tell.
+std::optional<double> sendIssueCycles(ks::GroupOp group, const arch::ArchModel &model,
+                                      const arch::RooflineBound &bound) {
+  ks::StageOp compute = ks::computeStage(group);
+  std::optional<arch::NodeId> unit = ks::boundComputeUnit(group, model);
+  std::optional<int64_t> lanes = compute ? ks::decisionInt(compute, "vector") : std::nullopt;
+  if (!compute || !unit || !lanes)
+    return std::nullopt;
+  int64_t step = ks::vectorStep(group, *lanes);
+  auto yield = llvm::dyn_cast<ks::YieldOp>(compute->getRegion(0).front().getTerminator());
+  if (step < 1 || !yield || yield.getValues().empty())
+    return std::nullopt;
+  // The narrowest stored type: the most vectors for the link's bytes.
+  int64_t elementBytes = std::numeric_limits<int64_t>::max();
+  for (Value v : yield.getValues())
+    elementBytes = std::min(elementBytes, ks::elementSize(v.getType()).bytes.count());
+  double vectorBytes = double(step * elementBytes);
+  double sends = 0;
+  for (const arch::Link &link : model.links()) {
+    if (link.from != *unit || model.node(link.to).kind != arch::NodeKind::StoreUnit ||
+        link.bandwidth.bytesPerCycle <= 0)
+      continue;
+    unsigned id = unsigned(&link - model.links().data());
+    for (const arch::ResourceLoad &load : bound.loads)
+      if (load.resource.kind == arch::Resource::Kind::Link && load.resource.id == id)
+        sends += std::ceil(load.work / vectorBytes) *
+                 std::ceil(vectorBytes / double(link.bandwidth.bytesPerCycle));
+  }
+  return sends;
+}
+
 FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
                                         const arch::ArchModel &model) {
   GroupPrediction p;
@@ -289,12 +327,20 @@ FailureOr<GroupPrediction> predictGroup(ks::KernelOp kernel, ks::GroupOp group,
     (load.resource.kind == arch::Resource::Kind::Compute ? compute : memory) =
         std::max(load.resource.kind == arch::Resource::Kind::Compute ? compute : memory,
                  load.cycles);
-  // A group of phases issues what its lowering issues.
-  if (std::optional<double> issued = phaseIssueCycles(kernel, group, model))
+  // A group of phases issues what its lowering issues (its sends
+  // included); any other group its body's ops and a send per result vector.
+  if (std::optional<double> issued = phaseIssueCycles(kernel, group, model)) {
     for (const arch::ResourceLoad &load : bound->loads)
       if (load.resource.kind == arch::Resource::Kind::Compute && load.throughput > 0 &&
           load.cycles == compute)
         compute = std::max(compute, *issued / load.throughput);
+  } else if (std::optional<double> sends = sendIssueCycles(group, model, *bound)) {
+    std::optional<arch::NodeId> unit = ks::boundComputeUnit(group, model);
+    for (const arch::ResourceLoad &load : bound->loads)
+      if (load.resource.kind == arch::Resource::Kind::Compute && load.throughput > 0 &&
+          unit && load.resource.id == unsigned(*unit))
+        compute = std::max(compute, (load.work + *sends) / load.throughput);
+  }
   double inLatency = routeLatency(loadLinks);
   double outLatency = routeLatency(storeLinks);
   // A slot is refilled only after its step's data came in, was drained and

@@ -7,23 +7,26 @@
 // slowest sets the pace. With the blocks in two slots (`block_buffers`)
 // a step's relayout but a panel's first runs inside the previous step's
 // products, a unit per group of accumulator blocks, the group taking the
-// slowest of the load unit, the matrix unit and the vector unit's cuts;
-// where the panels lie in one row or column, a panel's first step is relaid
+// slowest of the load unit, the matrix unit and the vector unit's cut of
+// its own unit (A's or B's, after the unit's rows came in); where the
+// panels lie in one row or column, a panel's first step is relaid
 // in the previous panel's last.
 // Per K step of each M x N panel of the `step` decision:
 //
 //  * the relayout: the load unit streams the step's A and B rows to the
 //    vector unit, which cuts each bm x bk (bk x bn) block out of its rows
 //    (a slice per row, a concat per row after the first) and sends it to
-//    the store unit: the slowest of the three;
+//    the store unit: the slowest of the three, the vector unit waiting for
+//    the rows of each unit that do not fit the FIFO from the load unit;
 //  * the products: per group of `reuse` accumulator blocks along N, their
 //    starts (init or carried value) and per K block one A block and the
 //    group's B blocks pushed by the load unit, one mma per B block on the
 //    matrix unit, the blocks sent on: the slower of the load unit and the
 //    matrix unit, plus the group's round trip where a unit waits on
 //    another (the vector unit's inits or carries, the results back to it:
-//    the links' latencies and the vector unit's own work per block), since
-//    the next group starts only after;
+//    the links' latencies and the vector unit's own work per block; the
+//    starts from the load unit that do not fit the FIFO to the matrix
+//    unit), since the next group starts only after;
 //  * the epilogue, at a panel's last step: per block its cast (or the
 //    epilogue body's ops), and per stored access the join of its rows from
 //    the blocks (a slice per block, a concat per block after the first, a
@@ -34,12 +37,15 @@
 // The DMA moves a step's rows (one copy per operand, at least the issue
 // cost, at the narrowest of its links, the device's links and global
 // memory's port shared by the round's cores) ahead of the compute where the
-// rows have two or more slots (`buffers`), so only the first step's load
-// is paid; with one slot every step waits for its rows. The stores of
-// the panels' results overlap the next panel but the last. Grid tiles
-// beyond the cores run in rounds; the shared memory's roofline bound is a
-// floor. The vector unit's contraction (`compute = vector`) is priced at
-// its roofline.
+// rows have two or more slots (`buffers`), but its program stores a
+// panel's results before it fills the next panel's first step (unless the
+// panels lie in one row or column and hand over ahead) and the next
+// round's, so each of those waits for the store and its rows; with one
+// slot the next step's rows come in once the relayout has cut this step's,
+// during the products. The stores of the panels' results overlap the next
+// panel but the last. Grid tiles beyond the cores run in
+// rounds; the shared memory's roofline bound is a floor. The vector unit's
+// contraction (`compute = vector`) is priced at its roofline.
 //
 //===----------------------------------------------------------------------===//
 #include "PredictContraction.h"
@@ -195,10 +201,32 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
          bBlocks = double(tk / bk) * double(tn / bn) / bShare;
   double ldRelayout =
       ceilDiv((rowsPerInstance * tk + tk * tn / bShare) * es, msg) * push(*vec, msg);
-  double cut = aBlocks * ((bm * issues(vinfo, inType, bk) + (bm - 1) * issues(vinfo, inType, bm * bk)) * copy +
-                          over(*vec, *st, es * bm * bk)) +
-               bBlocks * ((bk * issues(vinfo, inType, bn) + (bk - 1) * issues(vinfo, inType, bk * bn)) * copy +
-                          over(*vec, *st, es * bk * bn));
+  double cutA = aBlocks * ((bm * issues(vinfo, inType, bk) + (bm - 1) * issues(vinfo, inType, bm * bk)) * copy +
+                           over(*vec, *st, es * bm * bk));
+  double cutB = bBlocks * ((bk * issues(vinfo, inType, bn) + (bk - 1) * issues(vinfo, inType, bk * bn)) * copy +
+                           over(*vec, *st, es * bk * bn));
+  // The vector unit cuts a unit's blocks only once it holds all the
+  // unit's rows (bm of A's, bk of B's: a slice of each per block), but the
+  // FIFO from the load unit holds only its depth of them, so the load unit
+  // is blocked until the vector unit takes those and pushes the rest while
+  // the vector unit waits: the first after the route's latency, one stick
+  // per push after it (spyre: 8 rows, a FIFO of 4, 7-8 cycles per unit of
+  // 8 blocks cut in 128).
+  double fifoSticks = 0;
+  if (const arch::Link *toVec = linkBetween(model, *ld, *vec); toVec && toVec->fifoDepth)
+    fifoSticks = double(*toVec->fifoDepth) * double(toVec->granule.count()) / msg;
+  auto unitStall = [&](double rows) {
+    if (fifoSticks <= 0 || rows <= fifoSticks)
+      return 0.0;
+    return latency(*spad, *ld) + latency(*ld, *vec) + (rows - fifoSticks) * push(*vec, msg);
+  };
+  // A relay unit is one access column of a block row: A's bm rows of it,
+  // B's bk rows (a 1 / split share of B's units per instance).
+  double aUnits = double(rowsPerInstance / bm) * ceilDiv(tk * es, msg),
+         bUnits = double(tk / bk) * ceilDiv(tn * es, msg) / bShare;
+  cutA += aUnits * unitStall(double(bm));
+  cutB += bUnits * unitStall(double(bk));
+  double cut = cutA + cutB;
   double stRelayout = aBlocks * over(*st, *spad, es * bm * bk) + bBlocks * over(*st, *spad, es * bk * bn);
   double relayout = std::max({ldRelayout, cut, stRelayout}) + latency(*spad, *ld) +
                     latency(*ld, *vec) + latency(*vec, *st) + latency(*st, *spad);
@@ -245,18 +273,27 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   double unitsPerRow = ceilDiv(tk * es, msg) + ceilDiv(double(tk / bk) / bShare * ceilDiv(tn * es, msg),
                                                        rowsOfBlocks);
   double relayGroups = rowsOfBlocks * std::min(groupsPerRow, unitsPerRow);
+  double mxuFifoGranules = 0, mxuGranule = 0;
+  if (const arch::Link *toMxu = linkBetween(model, *ld, *mxu); toMxu && toMxu->fifoDepth) {
+    mxuFifoGranules = double(*toMxu->fifoDepth);
+    mxuGranule = double(toMxu->granule.count());
+  }
   auto productsOf = [&](bool first, bool last, bool relaying = false) {
     double ldGroup = kb * (push(*mxu, es * bm * bk) + reuse * push(*mxu, es * bk * bn));
     double mxuGroup = kb * reuse * mma;
     bool toVector = last ? path == "fifo" : carry == "vector";
     mxuGroup += reuse * (toVector ? over(*mxu, *vec, accBlock) : over(*mxu, *st, accBlock));
     // The group's round trip: where its blocks start and where they go.
-    double trip = 0;
+    double trip = 0, ldBlocks = ldGroup;
+    bool startsFromLoadUnit = false;
     if (first) {
       if (init == "vector")
         trip += reuse * over(*vec, *mxu, accBlock) + latency(*vec, *mxu);
-      else if (init != "constant")
-        ldGroup += reuse * push(*mxu, accBlock), trip += latency(*spad, *ld) + latency(*ld, *mxu);
+      else if (init != "constant") {
+        ldGroup += reuse * push(*mxu, accBlock);
+        trip += latency(*spad, *ld) + latency(*ld, *mxu);
+        startsFromLoadUnit = true;
+      }
     } else if (carry == "vector") {
       ldGroup += reuse * accSticks * push(*vec, msg);
       trip += reuse * ((accSticks - 1) * copy + over(*vec, *mxu, accBlock)) + latency(*vec, *mxu);
@@ -265,6 +302,21 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
       // back through the load unit.
       ldGroup += reuse * push(*mxu, accBlock);
       trip += latency(*spad, *ld) + latency(*ld, *mxu);
+      startsFromLoadUnit = true;
+    }
+    // The load unit's pushes of the group's starts, ahead of its K blocks.
+    double ldStarts = ldGroup - ldBlocks;
+    // Where the starts come through the load unit, the matrix unit takes
+    // all `reuse` of them, then the first A and B blocks, before its first
+    // mma, but the FIFO holds only its depth of them while the matrix unit
+    // still sends the previous group's results: the rest cross after the
+    // matrix unit starts taking them.
+    if (startsFromLoadUnit && mxuFifoGranules > 0) {
+      auto granules = [&](double bytes) { return ceilDiv(bytes, mxuGranule); };
+      double pending = reuse * granules(accBlock) + granules(es * bm * bk) +
+                       granules(es * bk * bn) - mxuFifoGranules;
+      if (pending > 0)
+        trip += pending * push(*mxu, mxuGranule);
     }
     if (toVector) {
       trip += latency(*mxu, *vec);
@@ -273,11 +325,26 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
       trip += latency(*mxu, *st) + latency(*st, *spad);
     }
     double phase = blocks / reuse * (std::max(ldGroup, mxuGroup) + trip);
-    if (relaying)
-      phase = relayGroups * (std::max({ldGroup + ldRelayout / relayGroups, mxuGroup,
-                                       cut / relayGroups}) +
-                             trip) +
-              (blocks / reuse - relayGroups) * (std::max(ldGroup, mxuGroup) + trip);
+    if (relaying) {
+      // A group's relay unit is A's or B's, whose cuts differ (B's bk rows
+      // give bk x bn blocks, A's bm rows bm x bk ones), so each kind of
+      // group is paced by its own unit, not by the average. The vector
+      // unit cuts only after the load unit pushed the group's starts and
+      // the unit's rows (it pushes them in that order, before the group's
+      // K blocks), and the group ends only after the cut: the store unit
+      // writes the unit's blocks before the group's results.
+      double units = std::max(1.0, aUnits + bUnits);
+      double rows = ldRelayout / relayGroups;
+      double relayPhase = 0;
+      for (auto [share, cutOfKind] : {std::pair(aUnits / units, cutA), std::pair(bUnits / units, cutB)}) {
+        double groups = relayGroups * share;
+        if (groups <= 0)
+          continue;
+        relayPhase += groups * (std::max({ldGroup + rows, mxuGroup, ldStarts + rows + cutOfKind / groups}) +
+                                trip);
+      }
+      phase = relayPhase + (blocks / reuse - relayGroups) * (std::max(ldGroup, mxuGroup) + trip);
+    }
     // The fifo epilogue joins the rows of each stored access in between.
     if (last && path == "fifo")
       phase += accesses * join;
@@ -345,13 +412,19 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   // pays one relayout alone.
   bool crossPanels = overlap && panels > 1 && (m / tm == 1 || n / tn == 1);
   auto panelOf = [&](bool relayNext) {
-    double cycles = 0;
+    double cycles = 0, previous = 0;
     for (int64_t s = 0; s < ksteps; ++s) {
       bool last = s + 1 == ksteps;
-      double stepCycles = (overlap && (s > 0 || crossPanels) ? 0.0 : relayout) +
-                          productsOf(s == 0, last, overlap && (!last || relayNext));
+      double products = productsOf(s == 0, last, overlap && (!last || relayNext));
+      double stepCycles = (overlap && (s > 0 || crossPanels) ? 0.0 : relayout) + products;
+      // With one slot for the rows the DMA refills it once the relayout
+      // has cut the rows into blocks, so a step's rows come in during the
+      // previous step's products, which the next relayout (writing the
+      // blocks' one slot) waits for anyway; a panel's first step waits for
+      // the previous panel's store before its rows.
       if (buffers < 2)
-        stepCycles += s == 0 ? first : load;
+        stepCycles += s == 0 ? first : (overlap ? load : std::max(0.0, load - previous));
+      previous = products;
       cycles += stepCycles;
     }
     return cycles;
@@ -361,9 +434,22 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
   perTile += epilogue * panels;
   if (buffers < 2)
     perTile += (panels - 1) * store;
+  else if (!crossPanels)
+    // The DMA's program fills a panel's steps, then waits for the panel's
+    // results and stores them (MatrixRound.cpp): only then does it fill
+    // the next panel's first step, so the slots hide the later steps' rows
+    // but not a panel's first, which waits for the store and its own load
+    // after the previous panel's epilogue.
+    perTile += (panels - 1) * (store + first);
   p.steps = rounds * panels * ksteps;
   p.fill = (buffers < 2 ? 0 : first) + store;
-  p.steady = std::max(rounds * perTile, p.bound);
+  double cycles = rounds * perTile;
+  // The next round's grid tile follows in the same DMA program, after the
+  // last panel's store: its first step waits for the store and its rows as
+  // a panel's does, even where the panels of a tile hand over ahead.
+  if (buffers >= 2)
+    cycles += (rounds - 1) * (store + first);
+  p.steady = std::max(cycles, p.bound);
   if (p.steady > p.bound)
     p.limiting = "contraction phases";
   p.cycles = p.steady + p.fill;
