@@ -607,10 +607,18 @@ LogicalResult KernelBuilder::buildGroup(StringRef name, const GroupKey &key,
   auto argOf = [&](StringRef tensor) {
     return cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensor)).getArg();
   };
+  // Rows read or written through indices are the same rows only through
+  // the same gathered tensor (one index tensor): equal coordinates of two
+  // tensors of the argument are other rows when either is gathered.
+  auto gathered = [&](StringRef tensor) {
+    return cast<TensorOp>(SymbolTable::lookupSymbolIn(kernel, tensor)).getGatherIndex().has_value();
+  };
   for (StoreOp store : group.getBody().front().getOps<StoreOp>())
     for (LoadOp load : group.getBody().front().getOps<LoadOp>())
       if (argOf(load.getTensor()) == argOf(store.getTensor()) &&
-          (load.getOrigin() != store.getOrigin() || load.getShape() != store.getShape()))
+          (load.getOrigin() != store.getOrigin() || load.getShape() != store.getShape() ||
+           (load.getTensor() != store.getTensor() &&
+            (gathered(load.getTensor()) || gathered(store.getTensor())))))
         return store.emitError("group writes kernel argument ")
                << argOf(store.getTensor())
                << " at other coordinates than it reads it: overlapping in-place updates are "

@@ -17,3 +17,8 @@
 // RUN: ktflow-opt %examples/ktir/16_indirect_row_gather.mlir %to_groups | FileCheck %s --check-prefix=STORED
 // STORED-NOT: gather_index
 // STORED: ktsched.gather
+// Negative twin of the scatter-add's in-place update: rows gathered from a
+// table and stored into it directly at the same coordinates are other
+// rows, diagnosed as an overlapping in-place update.
+// RUN: not ktflow-opt %S/../Inputs/gather_store_direct_same_table.mlir %to_groups 2>&1 | FileCheck %s --check-prefix=OTHER
+// OTHER: error: group writes kernel argument 2 at other coordinates than it reads it
