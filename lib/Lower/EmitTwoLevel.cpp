@@ -412,7 +412,7 @@ LogicalResult GroupLowering::emitTwoLevel() {
         // Dense rows are folded in periods of rows with one shift each.
         reduction->setRowPeriod(dense ? dense->period : 1);
         reduction->setDenseColumns(dense.has_value());
-        auto resetPeriod = llvm::make_scope_exit([&] {
+        llvm::scope_exit resetPeriod([&] {
           reduction->setRowPeriod(1);
           reduction->setDenseColumns(false);
         });
