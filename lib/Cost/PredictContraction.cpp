@@ -401,9 +401,11 @@ FailureOr<GroupPrediction> cost::detail::predictContraction(ks::KernelOp kernel,
     }
     return std::max(copies * issue, rate > 0 ? bytes / rate : 0.0) + lat;
   };
+  // A step's A and B rows; the epilogue's row operands come with a panel's
+  // first step only.
   double rows = 2 + double(op.getEpilogueOperands() ? op.getEpilogueOperands()->size() : 0);
   double first = transfer(inLinks, (tm * tk + tk * tn) * es, rows, active);
-  double load = transfer(inLinks, (tm * tk + tk * tn) * es, rows, 1);
+  double load = transfer(inLinks, (tm * tk + tk * tn) * es, 2, 1);
   double store = transfer(outLinks, tm * tn * eo, 1, active);
   int64_t buffers = intOf(op, "buffers", 1);
 

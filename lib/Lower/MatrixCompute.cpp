@@ -260,13 +260,11 @@ LogicalResult MatrixLowering::checkOverlap() {
   shape.kbs = tk / bk / split, shape.kb = tk / bk, shape.nb = tn / bn,
   shape.aSticks = tk * a.esize / msg, shape.bSticks = tn * a.esize / msg, shape.bk = bk,
   shape.tn = tn, shape.access = msg, shape.elementBytes = a.esize;
-  ArrayAttr operands = op.getEpilogueOperandsAttr();
-  shape.rowOperands = operands && !operands.empty();
   if (!ktsched::contractionOverlapLegal(shape))
     return op.emitError("contraction block_buffers 2 is not lowered for step ")
            << tm << "x" << tn << "x" << tk
-           << ": it needs an even number of K steps, double-buffered rows, no epilogue row "
-              "operands and B's relay shared evenly over the block rows";
+           << ": it needs an even number of K steps, double-buffered rows and B's relay "
+              "shared evenly over the block rows";
   return success();
 }
 

@@ -93,7 +93,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
   // DMA table: A, B, C byte offsets of the core's grid tile, the ld and
   // then the st peer of each sub-core instance, the row operands' offsets.
   const uint32_t rowColumn = 3 + 2 * split;
-  SmallVector<ktunit::ChannelOp> inputs, blocks, accumulated, outputs;
+  SmallVector<ktunit::ChannelOp> inputs, blocks, accumulated, outputs, epilogueRows;
   for (int64_t j = 0; j < split; ++j) {
     std::string ldj = named("ld", j), stj = named("st", j);
     inputs.push_back(channel(named("in", j), buffers, "dma", ldj, fromTable(ldUnit, 3 + j),
@@ -111,6 +111,13 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
           channel(named("acc", j), mbs * nb, stj, ldj, fromTable(ldUnit, j), fromTable(stUnit, j)));
     outputs.push_back(channel(named("out", j), 1, stj, "dma", nearest(dmaUnit),
                               fromTable(stUnit, 3 + split + j)));
+    // The epilogue's row operands (the panel's columns): filled with each
+    // panel's first step, read at its last; a channel of their own, so a
+    // relay ahead (`block_buffers`) that has released the last step's rows
+    // before the epilogue still finds them.
+    if (!rowOperands.empty())
+      epilogueRows.push_back(channel(named("epi", j), 1, "dma", ldj, fromTable(ldUnit, 3 + j),
+                                     nearest(dmaUnit)));
   }
   // B's blocks instance j relays, for each other instance i to read.
   std::vector<std::vector<ktunit::ChannelOp>> shared(split, std::vector<ktunit::ChannelOp>(split));
@@ -349,15 +356,21 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
                 {{tm, Bytes(strideA), Bytes(tk * es)}});
       dma->copy(slotAt(spad("b_rows"), s, bSlot, buffers, ahead), srcB, Bytes(tn * es),
                 {{tk, Bytes(strideB), Bytes(tn * es)}});
+      for (ktunit::ChannelOp in : inputs)
+        dma->release(in, Side::producer);
+      if (!k.first || rowOperands.empty())
+        return;
+      for (ktunit::ChannelOp rows : epilogueRows)
+        dma->acquire(rows, Side::producer);
       for (auto [i, row] : llvm::enumerate(rowOperands)) {
         int64_t bytes = tn * row.esize;
         dc::Address src = term(global(symRows[i], rowColumn + i), 1, bytes);
         src.offset = src.offset + Bytes(panelsN == 1 ? 0 : shift * bytes);
-        dma->copy(slotAt(spad("epilogue_" + std::to_string(i)), s, slotOf(bytes), buffers, ahead),
-                  src, Bytes(bytes), {{1, Bytes(bytes), Bytes(bytes)}});
+        dma->copy(spad("epilogue_" + std::to_string(i)), src, Bytes(bytes),
+                  {{1, Bytes(bytes), Bytes(bytes)}});
       }
-      for (ktunit::ChannelOp in : inputs)
-        dma->release(in, Side::producer);
+      for (ktunit::ChannelOp rows : epilogueRows)
+        dma->release(rows, Side::producer);
     };
     // Each sub-core instance's stored rows of the panel `shift` panels on.
     auto store = [&](int64_t shift) {
@@ -448,6 +461,17 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       ld->addTableRow(peers);
     }
     dc::NodeRef vec = nearest(vecUnit), mxu = nearest(mxuUnit);
+    // The epilogue's row operands to the vector unit, at a panel's last
+    // step before its starts and products.
+    auto pushEpilogueRows = [&]() {
+      if (rowOperands.empty())
+        return;
+      ld->acquire(epilogueRows[sc], Side::consumer);
+      for (auto [i, row] : llvm::enumerate(rowOperands))
+        for (int64_t j = 0; j < tn * row.esize / msg; ++j)
+          ld->push(vec, spad("epilogue_" + std::to_string(i), j * msg), inAccess);
+      ld->release(epilogueRows[sc], Side::consumer);
+    };
     // The rows of step s to the vector unit, relayed whole (A's rows bm at
     // a time per access column, B's bk at a time).
     auto relayRows = [&](Step s) {
@@ -471,12 +495,7 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       ld->end();
       ld->end();
       if (s.last)
-        for (auto [i, row] : llvm::enumerate(rowOperands))
-          for (int64_t j = 0; j < tn * row.esize / msg; ++j)
-            ld->push(vec,
-                     inSlot(sub("epilogue_" + std::to_string(i), j * msg), s,
-                            slotOf(tn * row.esize)),
-                     inAccess);
+        pushEpilogueRows();
       ld->release(inputs[sc], Side::consumer);
     };
     // One relay unit of step s + 1 inside block row m's products.
@@ -499,6 +518,8 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
     auto ldStep = [&](Step s) -> LogicalResult {
           if (!overlap)
             relayRows(s);
+          else if (s.last)
+            pushEpilogueRows();
           // Per accumulator block: its init or carried value, then the K
           // blocks of the step in order.
           ld->acquire(blocks[sc], Side::consumer);
@@ -646,7 +667,11 @@ LogicalResult MatrixLowering::emitRound(ktunit::BundleOp bundle, ArrayRef<int64_
       for (const AccessRun &run : runs) {
       if (!unrolled)
         vec->loop(run.count);
-      for (int64_t stick = 0; stick < (unrolled ? cSticks : 1); ++stick) {
+      // Unrolled, the run's stored accesses one by one (the row operands'
+      // columns differ); else one loop over them.
+      const int64_t firstStick = unrolled ? run.first : 0;
+      const int64_t endStick = unrolled ? run.first + run.count : 1;
+      for (int64_t stick = firstStick; stick < endStick; ++stick) {
         SmallVector<Reg> cast;
         for (int64_t j = 0; j < perAccess; ++j) {
           Reg block = vec->newReg();

@@ -247,7 +247,7 @@ FailureOr<int64_t> ktflow::ktsched::detail::decideContractionMerge(
 }
 
 bool ktflow::ktsched::contractionOverlapLegal(const ContractionStepShape &s) {
-  if (s.steps < 2 || s.steps % 2 || s.buffers != 2 || s.rowOperands || s.mbs < 1 ||
+  if (s.steps < 2 || s.steps % 2 || s.buffers != 2 || s.mbs < 1 ||
       (s.kbs * s.bSticks) % s.mbs)
     return false;
   // Each block row relays perRow of B's relay units (bk rows by one
@@ -548,8 +548,9 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
       rowOperands.push_back({"epilogue_" + std::to_string(i), elementBytes});
     }
   // Scratchpad regions of one step, aligned, from the memory's start:
-  // operand rows (and the panel's row-operand columns) N-buffered, one
-  // copy of the blocks, the panel's accumulators and stored rows.
+  // operand rows N-buffered, their blocks times block_buffers, the
+  // panel's row-operand columns once (filled with its first step, read at
+  // its last), the panel's accumulators and stored rows.
   // Each sub-core instance of the split relays a share of B's K blocks
   // (every instance reads them all) and writes its own init block; A's
   // rows and blocks, the accumulators and stored rows are shared out by
@@ -567,7 +568,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
       regions.push_back({"acc", tm * tn * accBytes});
     regions.push_back({"c_rows", tm * tn * outBytes});
     for (const RowOperand &row : rowOperands)
-      regions.push_back({row.name, buffers * aligned(tn * row.elementBytes)});
+      regions.push_back({row.name, aligned(tn * row.elementBytes)});
     Bytes next(0);
     for (auto &entry : regions)
       next = (next + Bytes(entry.second)).alignTo(alignment);
@@ -734,8 +735,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
   shape.steps = k / tk, shape.buffers = buffers, shape.mbs = tm / bm / split,
   shape.kbs = tk / bk / split, shape.kb = tk / bk, shape.nb = tn / bn,
   shape.aSticks = tk * es / inAccess->count(), shape.bSticks = tn * es / inAccess->count(),
-  shape.bk = bk, shape.tn = tn, shape.access = inAccess->count(), shape.elementBytes = es,
-  shape.rowOperands = !rowOperands.empty();
+  shape.bk = bk, shape.tn = tn, shape.access = inAccess->count(), shape.elementBytes = es;
   bool overlapLegal = contractionOverlapLegal(shape) && fitsScratchpad(tm, tn, tk, buffers, split, 2);
   // Relaying ahead pays where the units, not global memory, set the pace:
   // the next step's rows must be in before this step's products start, so
@@ -775,7 +775,7 @@ LogicalResult scheduleContraction(ContractionOp op, KernelOp kernel, const ArchM
       return op.emitError("the plan's block_buffers ")
              << replayed.getInt()
              << " is not legal: 1, or 2 where K runs in an even number of steps with "
-                "double-buffered rows, no epilogue row operands, B's relay shared evenly "
+                "double-buffered rows, B's relay shared evenly "
                 "over the block rows, and both slots fit";
     blockBuffers = replayed.getInt();
   }

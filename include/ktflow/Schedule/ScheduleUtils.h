@@ -162,13 +162,12 @@ std::optional<llvm::SmallVector<StageOp>> initialPipelineMovers(GroupOp group);
 struct ContractionStepShape {
   int64_t steps = 1, buffers = 1, mbs = 1, kbs = 1, kb = 1, nb = 1, aSticks = 1, bSticks = 1;
   int64_t bk = 1, tn = 1, access = 1, elementBytes = 1;
-  bool rowOperands = false;
 };
 
 /// Whether the relay of a contraction's next K step can run inside this
 /// step's products (operand blocks in a ring of two slots,
 /// `block_buffers = 2`): K in an even number (> 1) of steps, the operand
-/// rows double-buffered, no epilogue row operands, and B's relay units of
+/// rows double-buffered, and B's relay units of
 /// the step shared out evenly over the block rows (a whole number per row,
 /// each row's a whole number of B rows' accesses or a divisor of them).
 bool contractionOverlapLegal(const ContractionStepShape &shape);
