@@ -3,16 +3,20 @@
 // Strategy. A ktsched.contraction with `compute = vector` arrives with
 // every choice made by ktsched-schedule-contraction
 // (ScheduleVectorContraction.cpp): the vector unit, the multiply-
-// accumulate, the block [bm, N, A] (bm accumulator rows of the whole N
-// columns, K consumed A elements at a time), the row-major regions and the
-// staging copies. This lowering follows them mechanically, one bundle per
-// round of grid tiles (tile t on core t mod cores):
+// accumulate, the step [TM, TN, TK] (panels, K steps), the block [bm, TN,
+// A] (bm accumulator rows of the panel's TN columns, K consumed A elements
+// at a time), the row-major regions and the staging copies. This lowering
+// follows them mechanically, one bundle per round of grid tiles (tile t on
+// core t mod cores), every program looping over the panels and, within a
+// panel, over its K steps:
 //
-//  1. the outer DMA copies each tile's A (M x K) and B (K x N) rows and the
-//     epilogue's row operands into the core's staging copy of the regions,
-//     and each core's tile DMA moves them on into its scratchpad;
+//  1. the outer DMA copies each tile's A (TM x TK) and B (TK x TN) rows of
+//     the step and the epilogue's row operands (the panel's columns) into
+//     the core's staging copy of the regions, and each core's tile DMA
+//     moves them on into its scratchpad;
 //  2. the vector unit, per block of bm output rows: presets bm accumulator
-//     rows of N elements (`vconst` of the init); per access of A elements
+//     rows of TN elements (`vconst` of the init) in a panel's first step,
+//     else reads them back from the `acc` region; per access of A elements
 //     along K it loads that access of each of the bm A rows (cast to the
 //     accumulator type once), then per k in it loads B's row k (whole
 //     accesses joined with `concat`, cast) and folds it into each
@@ -20,11 +24,12 @@
 //     `fma` (or `mul` and `add`, the `multiply_accumulate` decision) —
 //     every output element folds k = 0, 1, ... in order with the
 //     interpreter's roundings;
-//  3. each accumulator row runs the epilogue body (or the cast to the
-//     stored type), is cut into accesses with `slice` and stored into the
-//     stored rows;
-//  4. the tile DMA moves the stored rows to the staging copy and the outer
-//     DMA to global memory.
+//  3. in a panel's last step each accumulator row runs the epilogue body
+//     (or the cast to the stored type), is cut into accesses with `slice`
+//     and stored into the stored rows; in the others it is written back to
+//     `acc` (the accumulator type both ways: exact);
+//  4. after a panel's steps the tile DMA moves its stored rows to the
+//     staging copy and the outer DMA to global memory.
 //
 // The k loop within one access of A is unrolled (a `bcast` lane is an
 // immediate); the loops over row blocks and over A's accesses are device
@@ -73,7 +78,13 @@ private:
   /// A row of `count` elements of `type` at `addr` (whole accesses joined).
   Reg loadRow(ktunit::ProgramBuilder &vec, dc::Address addr, dc::ElemType type, int64_t esize,
               int64_t count);
-  LogicalResult emitVector(ktunit::ProgramBuilder &vec);
+  LogicalResult emitVector(ktunit::ProgramBuilder &vec, ktunit::ChannelOp in,
+                           ktunit::ChannelOp out);
+  /// One K step of a panel: the accumulators preset (first) or read back
+  /// from scratchpad, the step's multiply-accumulates, then the epilogue
+  /// and stored rows (last) or the accumulators written back.
+  LogicalResult emitStep(ktunit::ProgramBuilder &vec, ktunit::ChannelOp in,
+                         ktunit::ChannelOp out, bool first, bool last);
 
   const arch::ArchModel &model;
   ks::KernelOp kernel;
@@ -87,6 +98,8 @@ private:
   Block *epilogue = nullptr;
   dc::ElemType accType = dc::ElemType::F32;
   int64_t m = 0, n = 0, k = 0, bm = 0, perAccess = 0, access = 0;
+  /// The step [tm, tn, tk]: panels of tm x tn, K in steps of tk.
+  int64_t tm = 0, tn = 0, tk = 0, accBytes = 4;
   bool fused = true;
   std::string outerDmaUnit, tileDmaUnit, vecUnit, memory, stagingMemory;
   int64_t stagingStride = 0, tileDmaMax = 0, unitsPerCore = 1;
@@ -113,6 +126,7 @@ LogicalResult VectorContractionLowering::collect() {
   m = a.shape[0], k = a.shape[1], n = b.shape[1];
   // Every decision the lowering follows; a missing one is an error.
   auto block = dyn_cast_or_null<DenseI64ArrayAttr>(decision("block"));
+  auto step = dyn_cast_or_null<DenseI64ArrayAttr>(decision("step"));
   auto vec = dyn_cast_or_null<StringAttr>(decision("vector_unit"));
   auto mac = dyn_cast_or_null<StringAttr>(decision("multiply_accumulate"));
   auto layout = dyn_cast_or_null<StringAttr>(decision("layout"));
@@ -122,7 +136,7 @@ LogicalResult VectorContractionLowering::collect() {
   auto regions = op->getAttrOfType<DictionaryAttr>("regions");
   auto staging = op->getAttrOfType<StringAttr>("staging_memory");
   auto stride = op->getAttrOfType<IntegerAttr>("staging_stride");
-  if (!block || block.size() != 3 || !vec || !mac || !layout || !path || !init || !order ||
+  if (!block || block.size() != 3 || !step || step.size() != 3 || !vec || !mac || !layout || !path || !init || !order ||
       !regions || !staging || !stride || !op->getAttrOfType<StringAttr>("memory"))
     return op.emitError(
         "contraction on the vector unit without the decisions of ktsched-schedule-contraction");
@@ -133,9 +147,16 @@ LogicalResult VectorContractionLowering::collect() {
                         "accumulator in registers preset by a constant and K innermost");
   fused = mac.getValue() == "fma";
   bm = block[0], perAccess = block[2];
-  if (bm <= 0 || m % bm || block[1] != n || perAccess <= 0 || k % perAccess)
+  tm = step[0], tn = step[1], tk = step[2];
+  accBytes = ks::elementSize(op.getAccumulatorType()).bytes.count();
+  if (tm <= 0 || tn <= 0 || tk <= 0 || m % tm || n % tn || k % tk)
+    return op.emitError("contraction step ")
+           << tm << "x" << tn << "x" << tk << " does not divide the tile";
+  if (bm <= 0 || tm % bm || block[1] != tn || perAccess <= 0 || tk % perAccess)
     return op.emitError("contraction block ")
-           << block[0] << "x" << block[1] << "x" << block[2] << " does not divide the tile";
+           << block[0] << "x" << block[1] << "x" << block[2] << " does not divide the step";
+  if (tk < k && !regions.get("acc"))
+    return op.emitError("contraction in K steps without its accumulator region");
   vecUnit = vec.getValue().str();
   memory = op->getAttrOfType<StringAttr>("memory").getValue().str();
   stagingMemory = staging.getValue().str();
@@ -167,8 +188,8 @@ LogicalResult VectorContractionLowering::collect() {
     return op.emitError("the contraction's vector unit does not access the scratchpad");
   unitsPerCore = model.nodeInstanceCount(*unit) / std::max<int64_t>(cores, 1);
   access = rule->minSize.count();
-  if (perAccess * a.esize != access || (k * a.esize) % access || (n * b.esize) % access ||
-      (n * c.esize) % access)
+  if (perAccess * a.esize != access || (tk * a.esize) % access || (tn * b.esize) % access ||
+      (tn * c.esize) % access || (tn * accBytes) % access)
     return op.emitError("contraction rows are not whole accesses of the vector unit");
   if (!op.getEpilogue().empty()) {
     auto decided = dyn_cast_or_null<DictionaryAttr>(decision("epilogue"));
@@ -182,7 +203,7 @@ LogicalResult VectorContractionLowering::collect() {
         if (failed(row))
           return failure();
         if (row->shape.size() != 2 || row->shape[0] != 1 || row->shape[1] != n ||
-            (n * row->esize) % access)
+            (tn * row->esize) % access)
           return op.emitError("epilogue row operand of other shape than 1 x N in whole "
                               "accesses of the vector unit");
         rowOperands.push_back(*row);
@@ -222,29 +243,69 @@ Reg VectorContractionLowering::loadRow(ktunit::ProgramBuilder &vec, dc::Address 
   return row;
 }
 
-LogicalResult VectorContractionLowering::emitVector(ktunit::ProgramBuilder &vec) {
+LogicalResult VectorContractionLowering::emitVector(ktunit::ProgramBuilder &vec,
+                                                    ktunit::ChannelOp in,
+                                                    ktunit::ChannelOp out) {
+  // Depths 0 and 1: the panels' rows and columns; the K steps within a
+  // panel: the first and the last peeled (they preset and finish the
+  // accumulators), the ones between one loop.
+  const int64_t steps = k / tk;
+  vec.loop(m / tm);
+  vec.loop(n / tn);
+  if (failed(emitStep(vec, in, out, /*first=*/true, /*last=*/steps == 1)))
+    return failure();
+  if (steps > 2) {
+    vec.loop(steps - 2);
+    if (failed(emitStep(vec, in, out, false, false)))
+      return failure();
+    vec.end();
+  }
+  if (steps > 1 && failed(emitStep(vec, in, out, false, true)))
+    return failure();
+  vec.end();
+  vec.end();
+  return success();
+}
+
+LogicalResult VectorContractionLowering::emitStep(ktunit::ProgramBuilder &vec,
+                                                  ktunit::ChannelOp in, ktunit::ChannelOp out,
+                                                  bool first, bool last) {
   auto local = [&](StringRef name, int64_t offset = 0) {
     return dc::ProgramBuilder::memoryAddress(memory, Bytes(region[name.str()].first + offset));
   };
   const int64_t es = a.esize, eo = c.esize;
-  // The epilogue's row operands, held for the grid tile.
+  vec.acquire(in, Side::consumer);
+  if (last)
+    vec.acquire(out, Side::producer);
+  // The epilogue's row operands (the panel's columns), for its last step.
   SmallVector<Reg> rows;
-  for (auto [i, row] : llvm::enumerate(rowOperands))
-    rows.push_back(loadRow(vec, local("epilogue_" + std::to_string(i)), row.regType,
-                           row.esize, n));
-  // Depth 0: blocks of bm output rows; depth 1: accesses of A along K.
-  vec.loop(m / bm);
+  if (last)
+    for (auto [i, row] : llvm::enumerate(rowOperands))
+      rows.push_back(loadRow(vec, local("epilogue_" + std::to_string(i)), row.regType,
+                             row.esize, tn));
+  // Blocks of bm output rows, then accesses of A along the step's K.
+  const unsigned blockDepth = vec.loopDepth();
+  vec.loop(tm / bm);
   SmallVector<Reg> acc;
   for (int64_t r = 0; r < bm; ++r) {
-    acc.push_back(vec.newReg());
-    vec.vconst(acc.back(), accType, Elements(n), op.getInit().convertToDouble());
+    if (first) {
+      acc.push_back(vec.newReg());
+      vec.vconst(acc.back(), accType, Elements(tn), op.getInit().convertToDouble());
+    } else {
+      acc.push_back(loadRow(vec,
+                            withTerm(local("acc", r * tn * accBytes), blockDepth,
+                                     bm * tn * accBytes),
+                            accType, accBytes, tn));
+    }
   }
-  vec.loop(k / perAccess);
+  const unsigned accessDepth = vec.loopDepth();
+  vec.loop(tk / perAccess);
   SmallVector<Reg> lhs;
   for (int64_t r = 0; r < bm; ++r) {
     Reg loaded = vec.newReg();
     vec.vload(loaded, a.regType, Elements(perAccess),
-              withTerm(withTerm(local("a_rows", r * k * es), 0, bm * k * es), 1, access));
+              withTerm(withTerm(local("a_rows", r * tk * es), blockDepth, bm * tk * es),
+                       accessDepth, access));
     if (a.regType != accType) {
       Reg wide = vec.newReg();
       vec.cast(wide, accType, loaded);
@@ -253,8 +314,9 @@ LogicalResult VectorContractionLowering::emitVector(ktunit::ProgramBuilder &vec)
     lhs.push_back(loaded);
   }
   for (int64_t kk = 0; kk < perAccess; ++kk) {
-    Reg rhs = loadRow(vec, withTerm(local("b_rows", kk * n * es), 1, perAccess * n * es),
-                      b.regType, es, n);
+    Reg rhs = loadRow(vec,
+                      withTerm(local("b_rows", kk * tn * es), accessDepth, perAccess * tn * es),
+                      b.regType, es, tn);
     if (b.regType != accType) {
       Reg wide = vec.newReg();
       vec.cast(wide, accType, rhs);
@@ -262,7 +324,7 @@ LogicalResult VectorContractionLowering::emitVector(ktunit::ProgramBuilder &vec)
     }
     for (int64_t r = 0; r < bm; ++r) {
       Reg element = vec.newReg();
-      vec.bcast(element, lhs[r], kk, Elements(n));
+      vec.bcast(element, lhs[r], kk, Elements(tn));
       if (fused) {
         vec.ternary(dc::Opcode::Fma, acc[r], element, rhs, acc[r]);
       } else {
@@ -273,15 +335,36 @@ LogicalResult VectorContractionLowering::emitVector(ktunit::ProgramBuilder &vec)
     }
   }
   vec.end();
-  // Each row's epilogue (or cast), stored one access at a time.
+  // A row cut into accesses of `esize` elements, stored from `addr` on.
+  auto storeRow = [&](Reg row, int64_t esize, dc::Address addr) {
+    int64_t perStore = access / esize;
+    for (int64_t piece = 0; piece < tn / perStore; ++piece) {
+      Reg part = row;
+      if (tn != perStore) {
+        part = vec.newReg();
+        vec.slice(part, row, piece * perStore, Elements(perStore));
+      }
+      dc::Address at = addr;
+      at.offset = at.offset + Bytes(piece * access);
+      vec.vstore(at, part);
+    }
+  };
   for (int64_t r = 0; r < bm; ++r) {
+    if (!last) {
+      // The accumulators wait in scratchpad for the next step (exact: the
+      // accumulator type both ways).
+      storeRow(acc[r], accBytes,
+               withTerm(local("acc", r * tn * accBytes), blockDepth, bm * tn * accBytes));
+      continue;
+    }
+    // Each row's epilogue (or cast), stored one access at a time.
     Reg result = acc[r];
     if (epilogue) {
       DenseMap<Value, Reg> values;
       values[epilogue->getArgument(0)] = acc[r];
       for (auto [i, row] : llvm::enumerate(rows))
         values[epilogue->getArgument(i + 1)] = row;
-      FailureOr<Reg> body = emitEpilogueBody(vec, *epilogue, values, Elements(n));
+      FailureOr<Reg> body = emitEpilogueBody(vec, *epilogue, values, Elements(tn));
       if (failed(body))
         return failure();
       result = *body;
@@ -290,17 +373,12 @@ LogicalResult VectorContractionLowering::emitVector(ktunit::ProgramBuilder &vec)
       vec.cast(narrowed, c.regType, result);
       result = narrowed;
     }
-    int64_t perStore = access / eo;
-    for (int64_t piece = 0; piece < n / perStore; ++piece) {
-      Reg part = result;
-      if (n != perStore) {
-        part = vec.newReg();
-        vec.slice(part, result, piece * perStore, Elements(perStore));
-      }
-      vec.vstore(withTerm(local("c_rows", r * n * eo + piece * access), 0, bm * n * eo), part);
-    }
+    storeRow(result, eo, withTerm(local("c_rows", r * tn * eo), blockDepth, bm * tn * eo));
   }
   vec.end();
+  vec.release(in, Side::consumer);
+  if (last)
+    vec.release(out, Side::producer);
   return success();
 }
 
@@ -350,29 +428,50 @@ LogicalResult VectorContractionLowering::emitRound(ktunit::BundleOp bundle,
     outerOut[core] = channel(bundle, "outer_out" + id, "tdma" + id, "dma",
                              nearest(outerDmaUnit), tileDma);
   }
+  const int64_t panelsM = m / tm, panelsN = n / tn, steps = k / tk;
+  const int64_t strideA = a.tensor.getStrides()[0], strideB = b.tensor.getStrides()[0],
+                strideC = c.tensor.getStrides()[0];
   {
-    // The outer DMA serves every tile of the round from one program.
+    // The outer DMA serves every tile of the round from one program: per
+    // panel (depths 0 and 1) and K step (depth 2) each tile's A and B rows
+    // of the step and the row operands' panel columns; after a panel's
+    // steps, each tile's stored rows of the panel.
     auto dma = program("dma", outerDmaUnit, {0});
+    dma->loop(panelsM);
+    dma->loop(panelsN);
+    dma->loop(steps);
     for (int64_t tile : tiles) {
       int64_t core = tile % cores;
       dma->acquire(outerIn[core], Side::producer);
-      dma->copy(staged(core, "a_rows"), global(symA, tileOperandOffset(a, grid, tile)),
-                Bytes(k * es), {{m, Bytes(a.tensor.getStrides()[0] * es), Bytes(k * es)}});
-      dma->copy(staged(core, "b_rows"), global(symB, tileOperandOffset(b, grid, tile)),
-                Bytes(n * es), {{k, Bytes(b.tensor.getStrides()[0] * es), Bytes(n * es)}});
+      dma->copy(staged(core, "a_rows"),
+                withTerm(withTerm(global(symA, tileOperandOffset(a, grid, tile)), 0,
+                                  tm * strideA * es),
+                         2, tk * es),
+                Bytes(tk * es), {{tm, Bytes(strideA * es), Bytes(tk * es)}});
+      dma->copy(staged(core, "b_rows"),
+                withTerm(withTerm(global(symB, tileOperandOffset(b, grid, tile)), 1, tn * es),
+                         2, tk * strideB * es),
+                Bytes(tn * es), {{tk, Bytes(strideB * es), Bytes(tn * es)}});
       for (auto [i, row] : llvm::enumerate(rowOperands))
         dma->copy(staged(core, "epilogue_" + std::to_string(i)),
-                  global(symRows[i], tileOperandOffset(row, grid, tile)), Bytes(n * row.esize),
-                  {});
+                  withTerm(global(symRows[i], tileOperandOffset(row, grid, tile)), 1,
+                           tn * row.esize),
+                  Bytes(tn * row.esize), {});
       dma->release(outerIn[core], Side::producer);
     }
+    dma->end();
     for (int64_t tile : tiles) {
       int64_t core = tile % cores;
       dma->acquire(outerOut[core], Side::consumer);
-      dma->copy(global(symC, tileOperandOffset(c, grid, tile)), staged(core, "c_rows"),
-                Bytes(n * eo), {{m, Bytes(n * eo), Bytes(c.tensor.getStrides()[0] * eo)}});
+      dma->copy(withTerm(withTerm(global(symC, tileOperandOffset(c, grid, tile)), 0,
+                                  tm * strideC * eo),
+                         1, tn * eo),
+                staged(core, "c_rows"), Bytes(tn * eo),
+                {{tm, Bytes(tn * eo), Bytes(strideC * eo)}});
       dma->release(outerOut[core], Side::consumer);
     }
+    dma->end();
+    dma->end();
     if (failed(dma->status()))
       return failure();
   }
@@ -393,29 +492,32 @@ LogicalResult VectorContractionLowering::emitRound(ktunit::BundleOp bundle,
     int64_t core = tile % cores;
     std::string id = std::to_string(core);
     {
+      // Per panel, each K step's inputs in; then the panel's stored rows out.
       auto tdma = program("tdma" + id, tileDmaUnit, {core});
+      tdma->loop(panelsM);
+      tdma->loop(panelsN);
+      tdma->loop(steps);
       tdma->acquire(outerIn[core], Side::consumer);
       tdma->acquire(innerIn[core], Side::producer);
       for (const std::string &name : inputs)
         copyRegion(*tdma, local(name), staged(core, name), region[name].second);
       tdma->release(outerIn[core], Side::consumer);
       tdma->release(innerIn[core], Side::producer);
+      tdma->end();
       tdma->acquire(innerOut[core], Side::consumer);
       tdma->acquire(outerOut[core], Side::producer);
       copyRegion(*tdma, staged(core, "c_rows"), local("c_rows"), region["c_rows"].second);
       tdma->release(innerOut[core], Side::consumer);
       tdma->release(outerOut[core], Side::producer);
+      tdma->end();
+      tdma->end();
       if (failed(tdma->status()))
         return failure();
     }
     {
       auto vec = program("vec" + id, vecUnit, {core * unitsPerCore});
-      vec->acquire(innerIn[core], Side::consumer);
-      vec->acquire(innerOut[core], Side::producer);
-      if (failed(emitVector(*vec)))
+      if (failed(emitVector(*vec, innerIn[core], innerOut[core])))
         return failure();
-      vec->release(innerIn[core], Side::consumer);
-      vec->release(innerOut[core], Side::producer);
       if (failed(vec->status()))
         return failure();
     }

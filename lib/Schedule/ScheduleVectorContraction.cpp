@@ -21,11 +21,15 @@
 //    operand's significand fits), so one rounding is the interpreter's
 //    rounded product plus rounded sum; else `mul_add` (a product, then a
 //    sum, each rounded);
-//  * the `block` [bm, N, A]: bm output rows whose accumulators stay in
-//    registers across the whole K sum (`resident = accumulator`, loop order
-//    m, n, k), the whole N columns of the tile per row, and K consumed one
+//  * the `step` [TM, TN, TK]: the grid tile as TM x TN panels folding K
+//    in steps of TK, whose regions fit the scratchpad (and, per core, the
+//    staging memory): K in as few steps as fit (between steps the panel's
+//    accumulators wait in scratchpad, `acc`), then the largest panel;
+//  * the `block` [bm, TN, A]: bm output rows whose accumulators stay in
+//    registers across a step's K (`resident = accumulator`, loop order
+//    m, n, k), the step's TN columns per row, and K consumed one
 //    access of A elements at a time (each A row's access cast once, its
-//    elements broadcast one by one); the largest bm dividing M whose
+//    elements broadcast one by one); the largest bm dividing TM whose
 //    accumulators, A accesses and the B row and epilogue temporaries fit
 //    the unit's vector registers;
 //  * `layout = rows`: A, B and C stay row-major in scratchpad as the DMA
@@ -35,8 +39,8 @@
 //  * `accumulator_path = registers`, `accumulator_init = constant`
 //    (`vconst` of the init on the vector unit), `split = 1`.
 //
-// The scratchpad regions (facts) are the A and B rows, the epilogue's row
-// operands and the stored rows; where two DMAs reach the scratchpad through
+// The scratchpad regions (facts) are a step's A and B rows, the epilogue's
+// row operands, the accumulators and the stored rows; where two DMAs reach the scratchpad through
 // a staging memory (deep's L2), each core's grid tile has a copy of them
 // there (`staging_memory`, `staging_stride`). Only that path is lowered
 // yet: one DMA level below a vector unit that accesses the scratchpad
@@ -212,24 +216,103 @@ LogicalResult ktflow::ktsched::detail::scheduleVectorContraction(ContractionOp o
       ++rowOperands;
     }
 
-  // The block: the most accumulator rows the registers hold.
+  // Scratchpad regions of one step [tm, tn, tk], aligned, from the
+  // memory's start: A's and B's rows of the step, the epilogue's row
+  // operands (the panel's columns), the panel's accumulators where K runs
+  // in several steps, and its stored rows.
+  Bytes alignment = memoryAlignment(model, spad);
+  SmallVector<int64_t> rowOperandBytes;
+  if (ArrayAttr operands = op.getEpilogueOperandsAttr())
+    for (Attribute t : operands)
+      rowOperandBytes.push_back(bytesOf(tensorOf(cast<DictionaryAttr>(t)).getElementType()));
+  auto layout = [&](int64_t tm, int64_t tn, int64_t tk, Bytes &end) {
+    SmallVector<std::pair<std::string, int64_t>> regions = {{"a_rows", tm * tk * es},
+                                                            {"b_rows", tk * tn * es}};
+    for (auto [i, size] : llvm::enumerate(rowOperandBytes))
+      regions.push_back({"epilogue_" + std::to_string(i), tn * size});
+    if (tk < k)
+      regions.push_back({"acc", tm * tn * bytesOf(accType)});
+    regions.push_back({"c_rows", tm * tn * eo});
+    end = Bytes(0);
+    for (auto &entry : regions)
+      end = (end + Bytes(entry.second)).alignTo(alignment);
+    return regions;
+  };
+  Bytes usable = model.node(spad).memory.usable();
+  Bytes stagingUsable = model.node(*path->staging).memory.usable();
+  Bytes stagingAlignment = memoryAlignment(model, *path->staging);
+  // A step is legal where it divides the grid tile in whole accesses of
+  // the vector unit (A's rows of the step, B's, the stored rows and the
+  // row operands' columns) and fits the scratchpad and, one copy per core,
+  // the staging memory.
+  auto stepLegal = [&](int64_t tm, int64_t tn, int64_t tk) {
+    if (tm < 1 || tn < 1 || tk < 1 || m % tm || n % tn || k % tk || (tk * es) % bytes ||
+        (tn * es) % bytes || (tn * eo) % bytes)
+      return false;
+    for (int64_t size : rowOperandBytes)
+      if ((tn * size) % bytes)
+        return false;
+    Bytes end(0);
+    (void)layout(tm, tn, tk, end);
+    return end <= usable && end.alignTo(stagingAlignment) * placement.cores <= stagingUsable;
+  };
+  // The step: K in as few steps as fit (each step but the last writes the
+  // panel's accumulators to scratchpad and the next reads them back), then
+  // the largest panel (A is read once per panel column, B once per panel
+  // row), the wider on a tie (a B row is joined once per row block).
+  SmallVector<int64_t, 3> step;
+  for (int64_t tk = k; tk >= 1 && step.empty(); --tk) {
+    if (k % tk)
+      continue;
+    int64_t bestArea = 0;
+    for (int64_t tm = 1; tm <= m; ++tm)
+      for (int64_t tn = 1; tn <= n; ++tn)
+        if ((m % tm == 0 && n % tn == 0) && tm * tn >= bestArea && stepLegal(tm, tn, tk)) {
+          if (step.empty() || tm * tn > bestArea || tn > step[1])
+            step = {tm, tn, tk};
+          bestArea = tm * tn;
+        }
+  }
+  if (auto replayed = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(op, "step"))) {
+    if (replayed.size() != 3 || !stepLegal(replayed[0], replayed[1], replayed[2]))
+      return op.emitError("the plan's step is not legal for @")
+             << unitName << ": it must divide the " << m << "x" << n << "x" << k
+             << " tile in whole " << bytes << "-byte accesses and fit @"
+             << model.node(spad).name << " and @" << model.node(*path->staging).name;
+    step.assign(replayed.asArrayRef().begin(), replayed.asArrayRef().end());
+  }
+  if (step.empty()) {
+    Bytes least(0);
+    int64_t tn = bytes / std::min(es, eo);
+    (void)layout(1, tn, perAccess, least);
+    return op.emitError("no step of the contraction's ")
+           << m << "x" << n << "x" << k << " grid tile fits: even one row of " << tn
+           << " columns and one access of K needs " << least.count() << " bytes of @"
+           << model.node(spad).name << " (" << usable.count() << " usable) and "
+           << (least.alignTo(stagingAlignment) * placement.cores).count() << " of @"
+           << model.node(*path->staging).name << " (" << stagingUsable.count()
+           << " usable, one copy per core)";
+  }
+  int64_t tm = step[0], tn = step[1], tk = step[2];
+
+  // The block: the most accumulator rows of the step the registers hold.
   int64_t registers = model.vectorRegisterCount(*vector);
   auto fits = [&](int64_t bm) {
     int64_t loop = rowOperands + 2 * bm + kLoopScratch;
     int64_t epilogue = rowOperands + bm + int64_t(epilogueOps.size()) + kEpilogueScratch;
-    return bm > 0 && m % bm == 0 && std::max(loop, epilogue) <= registers;
+    return bm > 0 && tm % bm == 0 && std::max(loop, epilogue) <= registers;
   };
   int64_t bm = 0;
-  for (int64_t rows = 1; rows <= m; ++rows)
+  for (int64_t rows = 1; rows <= tm; ++rows)
     if (fits(rows))
       bm = rows;
   if (auto replayed = dyn_cast_or_null<DenseI64ArrayAttr>(decisionValue(op, "block"))) {
-    if (replayed.size() != 3 || !fits(replayed[0]) || replayed[1] != n ||
+    if (replayed.size() != 3 || !fits(replayed[0]) || replayed[1] != tn ||
         replayed[2] != perAccess)
       return op.emitError("the plan's block is not legal for @")
-             << unitName << ": M rows dividing " << m << " whose accumulators fit "
-             << registers << " registers, N = " << n << ", K = " << perAccess
-             << " (one access of A)";
+             << unitName << ": M rows dividing the step's " << tm
+             << " whose accumulators fit " << registers << " registers, N = the step's " << tn
+             << ", K = " << perAccess << " (one access of A)";
     bm = replayed[0];
   }
   if (!bm)
@@ -259,7 +342,8 @@ LogicalResult ktflow::ktsched::detail::scheduleVectorContraction(ContractionOp o
   decision("compute", b.getStringAttr("vector"));
   decision("vector_unit", b.getStringAttr(unitName));
   decision("multiply_accumulate", b.getStringAttr(mac));
-  decision("block", b.getDenseI64ArrayAttr({bm, n, perAccess}));
+  decision("step", b.getDenseI64ArrayAttr({tm, tn, tk}));
+  decision("block", b.getDenseI64ArrayAttr({bm, tn, perAccess}));
   decision("layout", b.getStringAttr("rows"));
   decision("resident", b.getStringAttr("accumulator"));
   decision("loop_order", b.getStrArrayAttr({"m", "n", "k"}));
@@ -272,40 +356,18 @@ LogicalResult ktflow::ktsched::detail::scheduleVectorContraction(ContractionOp o
                                   b.getNamedAttr("ops", b.getArrayAttr(epilogueOps))}));
   op->setAttr("memory", b.getStringAttr(model.node(spad).name));
 
-  // Scratchpad regions of one grid tile, aligned, from the memory's start.
-  SmallVector<std::pair<std::string, int64_t>> regions = {{"a_rows", m * k * es},
-                                                          {"b_rows", k * n * es}};
-  if (ArrayAttr operands = op.getEpilogueOperandsAttr())
-    for (auto [i, t] : llvm::enumerate(operands)) {
-      auto transfer = cast<DictionaryAttr>(t);
-      regions.push_back({"epilogue_" + std::to_string(i),
-                         shapeOf(transfer)[1] * bytesOf(tensorOf(transfer).getElementType())});
-    }
-  regions.push_back({"c_rows", m * n * eo});
-  Bytes alignment = memoryAlignment(model, spad);
+  Bytes end(0);
   SmallVector<NamedAttribute> placed;
   Bytes next(0);
-  for (auto &[name, size] : regions) {
+  for (auto &[name, size] : layout(tm, tn, tk, end)) {
     placed.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr({next.count(), size})));
     next = (next + Bytes(size)).alignTo(alignment);
   }
-  Bytes usable = model.node(spad).memory.usable();
-  if (next > usable)
-    return op.emitError("the contraction's grid tile needs ")
-           << next.count() << " bytes of @" << model.node(spad).name
-           << " (A, B and stored rows) but " << usable.count()
-           << " are usable: tiling M, N or K within a grid tile is missing";
   op->setAttr("regions", b.getDictionaryAttr(placed));
 
-  // Each core's grid tile has its own copy of the regions in the staging
+  // Each core's step has its own copy of the regions in the staging
   // memory, `staging_stride` bytes apart.
-  Bytes stride = next.alignTo(memoryAlignment(model, *path->staging));
-  Bytes stagingUsable = model.node(*path->staging).memory.usable();
-  if (stride * placement.cores > stagingUsable)
-    return op.emitError("the contraction's grid tiles need ")
-           << (stride * placement.cores).count() << " bytes of @"
-           << model.node(*path->staging).name << " (one tile per core) but "
-           << stagingUsable.count() << " are usable";
+  Bytes stride = end.alignTo(stagingAlignment);
   op->setAttr("staging_memory", b.getStringAttr(model.node(*path->staging).name));
   op->setAttr("staging_stride", b.getI64IntegerAttr(stride.count()));
   return success();
